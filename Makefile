@@ -1,0 +1,40 @@
+# Two commands do everything on a fresh machine with Python 3, make and bash:
+#   make lab    set up .venv and open the course in JupyterLab
+#   make test   set up .venv and run the whole test suite (lint, unit, property,
+#               notebook and browser tests); .ci/run runs exactly this
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: lab test labs bench
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.lab-ready: binder/requirements.txt pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -r binder/requirements.txt
+	$(BIN)/pip install -q --no-deps -e .
+	touch $@
+
+$(VENV)/.test-ready: tests/requirements.txt $(VENV)/.lab-ready
+	$(BIN)/pip install -q -r tests/requirements.txt
+	touch $@
+
+lab: $(VENV)/.lab-ready
+	$(BIN)/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) --ServerApp.root_dir=. labs/00_tour.ipynb
+
+test: $(VENV)/.test-ready
+	bash tests/ensure_chromium.sh
+	$(BIN)/ruff check .
+	$(BIN)/python course/make_labs.py --check
+	$(BIN)/python -m pytest --nbval solutions
+	$(BIN)/python -m pytest --nbval-lax labs
+	$(BIN)/python -m pytest tests
+
+# Regenerate the student labs from the instructor solutions.
+labs: $(VENV)/.lab-ready
+	$(BIN)/python course/make_labs.py
+
+bench: $(VENV)/.test-ready
+	$(BIN)/python benchmarks/run.py

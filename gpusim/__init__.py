@@ -1,0 +1,23 @@
+"""gpusim: an emulator of AMD GPUs for learning ROCm/HIP without a GPU.
+
+Data flow (one package per stage, imports only point down this list):
+
+    errors, config      status codes, settings
+    devices             device profiles (data files with sources) -> DeviceSpec
+    compile             kernel source -> checked IR -> generated numba code
+    engine              runs a compiled kernel over a grid of workgroups
+    runtime             devices, memory, arrays, streams, the HIP API, kernel launch
+    hip, cuda           the public faces: HIP names and numba.cuda names
+
+>>> import gpusim
+>>> gpusim.list_devices()
+['mi300x', 'mi250x', 'mi100', 'rx7900xtx']
+"""
+
+from gpusim.config import config
+from gpusim.devices import list_devices
+from gpusim.errors import GpusimError, HipError, hipError_t
+from gpusim.runtime.system import set_system
+
+__version__ = "0.1.0"
+__all__ = ["config", "list_devices", "set_system", "GpusimError", "HipError", "hipError_t"]

@@ -1,0 +1,65 @@
+"""``from gpusim import hip``: HIP's runtime API and kernel language in one namespace.
+
+Host side under HIP's names (hipMalloc, hipMemcpy, ...) plus numba.cuda-style helpers
+(to_device, device_array, ...). The kernel language (hip.jit, hip.threadIdx, ...) is
+re-exported from ``gpusim.compile.lang`` and ``gpusim.runtime.kernel``.
+
+>>> import numpy as np
+>>> from gpusim import hip
+>>> hip.hipGetDeviceCount()
+8
+>>> d = hip.to_device(np.arange(3.0))
+>>> d.copy_to_host()
+array([0., 1., 2.])
+"""
+
+from gpusim.errors import HipError, hipError_t
+from gpusim.runtime.api import (
+    hipDeviceReset,
+    hipDeviceSynchronize,
+    hipFree,
+    hipGetDevice,
+    hipGetDeviceCount,
+    hipGetDeviceProperties,
+    hipGetErrorName,
+    hipGetErrorString,
+    hipGetLastError,
+    hipHostFree,
+    hipHostMalloc,
+    hipMalloc,
+    hipMemcpy,
+    hipMemcpyDefault,
+    hipMemcpyDeviceToDevice,
+    hipMemcpyDeviceToHost,
+    hipMemcpyHostToDevice,
+    hipMemcpyHostToHost,
+    hipMemcpyKind,
+    hipMemGetInfo,
+    hipMemset,
+    hipPeekAtLastError,
+    hipSetDevice,
+    pinned_array,
+)
+from gpusim.runtime.darray import DeviceArray, device_array, device_array_like, to_device
+from gpusim.runtime.memory import DevicePointer
+from gpusim.runtime.properties import hipDeviceProp_t
+
+# hipError_t members at module level, as C code names them (hip.hipSuccess, ...).
+globals().update(hipError_t.__members__)
+
+
+def synchronize() -> None:
+    """Wait for all work on the current device (numba.cuda.synchronize)."""
+    hipDeviceSynchronize()
+
+
+__all__ = [
+    "HipError", "hipError_t", "DeviceArray", "DevicePointer", "hipDeviceProp_t",
+    "device_array", "device_array_like", "to_device", "pinned_array", "synchronize",
+    "hipDeviceReset", "hipDeviceSynchronize", "hipFree", "hipGetDevice",
+    "hipGetDeviceCount", "hipGetDeviceProperties", "hipGetErrorName", "hipGetErrorString",
+    "hipGetLastError", "hipHostFree", "hipHostMalloc", "hipMalloc", "hipMemcpy",
+    "hipMemcpyDefault", "hipMemcpyDeviceToDevice", "hipMemcpyDeviceToHost",
+    "hipMemcpyHostToDevice", "hipMemcpyHostToHost", "hipMemcpyKind", "hipMemGetInfo",
+    "hipMemset", "hipPeekAtLastError", "hipSetDevice",
+]

@@ -1,0 +1,281 @@
+"""Device arrays: typed, shaped views of emulated device memory (numba.cuda style).
+
+A ``DeviceArray`` is not host data. NumPy cannot read it implicitly (``np.asarray(d)``
+raises a TypeError that says to call ``copy_to_host``), because on a real GPU the bytes
+live across a PCIe link; copies are explicit so learners see (and later time) them.
+
+>>> import numpy as np
+>>> from gpusim import hip
+>>> d = hip.to_device(np.arange(6, dtype=np.float32))
+>>> d.shape, d.dtype, d[2:4].copy_to_host()
+((6,), dtype('float32'), array([2., 3.], dtype=float32))
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+
+from gpusim.errors import HipError, hipError_t
+from gpusim.runtime.memory import Allocation, DeviceMemory, DevicePointer
+from gpusim.runtime.system import current_device
+
+
+def _release(memory: DeviceMemory, alloc: Allocation) -> None:
+    """Finalizer of an owning array: free its buffer unless hipFree already did."""
+    if alloc.alive:
+        memory.free(alloc.address, origin="garbage collection of its DeviceArray")
+
+
+class DeviceArray:
+    """An n-dimensional array in emulated device memory.
+
+    Made by ``to_device``, ``device_array``, ``device_array_like`` (which free their
+    buffer when garbage collected, as numba.cuda does) or wrapped around a hipMalloc
+    pointer with ``DeviceArray.from_pointer`` (freed only by hipFree, as in C).
+    """
+
+    __array_priority__ = 1000  # make `host_array op device_array` come to us, and fail
+
+    def __init__(
+        self,
+        shape: tuple[int, ...],
+        dtype: np.dtype,
+        strides: tuple[int, ...],
+        alloc: Allocation,
+        offset: int,
+        owner: object = None,
+    ):
+        self.shape = tuple(int(s) for s in shape)
+        self.dtype = np.dtype(dtype)
+        self.strides = tuple(int(s) for s in strides)
+        self._alloc = alloc
+        self._offset = offset
+        self._owner = owner  # keeps the buffer of an owning array alive while views exist
+
+    # construction ---------------------------------------------------------------------
+    @classmethod
+    def allocate(cls, shape: Any, dtype: Any, *, origin: str) -> DeviceArray:
+        """A new owning array on the current device, zero-filled."""
+        dtype = np.dtype(dtype)
+        shape = (shape,) if np.isscalar(shape) else tuple(shape)
+        if not all(isinstance(s, (int, np.integer)) and s >= 0 for s in shape):
+            raise HipError(
+                hipError_t.hipErrorInvalidValue,
+                f"{origin}: shape {shape} must be non-negative integers",
+            )
+        strides = _c_strides(shape, dtype.itemsize)
+        device = current_device()
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        ptr = device.memory.allocate(nbytes, origin=origin)
+        alloc, _ = device.memory.lookup(ptr.value)
+        owner = _Owner()
+        weakref.finalize(owner, _release, device.memory, alloc)
+        return cls(shape, dtype, strides, alloc, 0, owner)
+
+    @classmethod
+    def from_pointer(cls, ptr: DevicePointer, shape: Any, dtype: Any) -> DeviceArray:
+        """View ``shape`` elements of ``dtype`` starting at a hipMalloc'd pointer.
+
+        >>> from gpusim import hip
+        >>> p = hip.hipMalloc(64)
+        >>> DeviceArray.from_pointer(p, (4, 4), "float32").shape
+        (4, 4)
+        >>> hip.hipFree(p)
+        """
+        from gpusim.runtime.pointers import resolve_device
+
+        dtype = np.dtype(dtype)
+        shape = (shape,) if np.isscalar(shape) else tuple(shape)
+        alloc, offset = resolve_device(ptr, origin="DeviceArray.from_pointer")
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        if offset + nbytes > alloc.nbytes:
+            raise HipError(
+                hipError_t.hipErrorInvalidValue,
+                f"DeviceArray.from_pointer: {shape} x {dtype} needs {nbytes} bytes from offset "
+                f"{offset}, but {alloc.describe()} ends {alloc.nbytes - offset} bytes later",
+            )
+        return cls(shape, dtype, _c_strides(shape, dtype.itemsize), alloc, offset)
+
+    # numpy-like attributes --------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.itemsize
+
+    @property
+    def device(self) -> int:
+        """Ordinal of the device that holds the data."""
+        return self._alloc.device
+
+    @property
+    def ptr(self) -> DevicePointer:
+        """Device address of element 0 (``hipMemcpy`` and the libraries accept it)."""
+        return DevicePointer(self._alloc.address + self._offset, self._alloc.device)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d DeviceArray")
+        return self.shape[0]
+
+    def __repr__(self) -> str:
+        state = "" if self._alloc.alive else ", freed"
+        return (
+            f"<DeviceArray shape={self.shape} dtype={self.dtype} "
+            f"at {self.ptr.value:#x} on device {self.device}{state}>"
+        )
+
+    # the one door to the bytes ----------------------------------------------------------
+    def device_view(self) -> np.ndarray:
+        """NumPy view aliasing the device bytes (for the engine and copies, not learners)."""
+        if not self._alloc.alive:
+            raise HipError(
+                hipError_t.hipErrorInvalidValue,
+                f"use after free: this DeviceArray lives in {self._alloc.describe()}, "
+                f"which was freed by {self._alloc.freed_by}",
+            )
+        return np.ndarray(
+            self.shape, self.dtype, buffer=self._alloc.buffer, offset=self._offset,
+            strides=self.strides,
+        )
+
+    def _wrap(self, view: np.ndarray) -> DeviceArray:
+        offset = view.__array_interface__["data"][0] - self._alloc.buffer.ctypes.data
+        return DeviceArray(view.shape, view.dtype, view.strides, self._alloc, offset, self._owner)
+
+    def __getitem__(self, key: Any) -> Any:
+        """Slices give device views; a single element is copied to the host."""
+        view = self.device_view()[key]
+        if isinstance(view, np.ndarray):
+            return self._wrap(view)
+        return view
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if isinstance(value, DeviceArray):
+            value = value.device_view()
+        self.device_view()[key] = value
+
+    def reshape(self, *shape: Any) -> DeviceArray:
+        """A view with a new shape (contiguous arrays only, as numba.cuda)."""
+        if len(shape) == 1 and not np.isscalar(shape[0]):
+            shape = tuple(shape[0])
+        return self._wrap(self.device_view().reshape(shape))
+
+    def ravel(self) -> DeviceArray:
+        return self.reshape(-1)
+
+    def is_c_contiguous(self) -> bool:
+        return self.device_view().flags.c_contiguous
+
+    # copies -----------------------------------------------------------------------------
+    def copy_to_host(self, ary: np.ndarray | None = None, stream: Any = 0) -> np.ndarray:
+        """Copy to a new (or the given) host array and return it."""
+        from gpusim.runtime import streams
+
+        src = self.device_view()
+        if ary is None:
+            ary = np.empty(self.shape, self.dtype)
+        _check_same_layout(ary, self, "copy_to_host")
+        streams.enqueue(stream, lambda: np.copyto(ary, src), name="copy_to_host",
+                        kind="copy", info={"bytes": self.nbytes, "direction": "DtoH"})
+        return ary
+
+    def copy_to_device(self, ary: Any, stream: Any = 0) -> None:
+        """Copy a host array (or another DeviceArray) of the same shape into this one."""
+        from gpusim.runtime import streams
+
+        dst = self.device_view()
+        src = ary.device_view() if isinstance(ary, DeviceArray) else np.asarray(ary)
+        _check_same_layout(src, self, "copy_to_device")
+        direction = "DtoD" if isinstance(ary, DeviceArray) else "HtoD"
+        streams.enqueue(stream, lambda: np.copyto(dst, src), name="copy_to_device",
+                        kind="copy", info={"bytes": self.nbytes, "direction": direction})
+
+    # refuse to be host data -------------------------------------------------------------
+    def _not_host(self, what: str) -> TypeError:
+        return TypeError(
+            f"{what}: this DeviceArray {self.shape} {self.dtype} lives in emulated device "
+            f"memory (device {self.device}), not on the host. Copy it first with "
+            "d.copy_to_host(), or do the work in a kernel."
+        )
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        raise self._not_host("NumPy tried to read a device array")
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        raise self._not_host(f"numpy.{ufunc.__name__} on a device array")
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        raise self._not_host(f"numpy.{func.__name__} on a device array")
+
+    def __iter__(self):
+        raise self._not_host("iterating over a device array")
+
+    def __bool__(self) -> bool:
+        raise self._not_host("the truth value of a device array")
+
+
+class _Owner:
+    """Lifetime token of an owning DeviceArray; its finalizer frees the buffer."""
+
+
+def _c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+    strides, step = [], itemsize
+    for extent in reversed(shape):
+        strides.append(step)
+        step *= max(extent, 1)
+    return tuple(reversed(strides))
+
+
+def _check_same_layout(host: np.ndarray, dev: DeviceArray, what: str) -> None:
+    if host.shape != dev.shape or host.dtype != dev.dtype:
+        raise HipError(
+            hipError_t.hipErrorInvalidValue,
+            f"{what}: host array is {host.shape} {host.dtype} but the device array is "
+            f"{dev.shape} {dev.dtype}; shapes and dtypes must match",
+        )
+
+
+def to_device(ary: Any, stream: Any = 0, copy: bool = True, to: DeviceArray | None = None
+              ) -> DeviceArray:
+    """Allocate a device array like ``ary`` on the current device and copy it there.
+
+    >>> import numpy as np
+    >>> to_device(np.ones((2, 3))).shape
+    (2, 3)
+    """
+    if isinstance(ary, DeviceArray):
+        raise TypeError("to_device: the array is already on a device; use it directly")
+    host = np.ascontiguousarray(ary)
+    if to is None:
+        to = DeviceArray.allocate(host.shape, host.dtype, origin="to_device")
+    if copy:
+        to.copy_to_device(host, stream=stream)
+    return to
+
+
+def device_array(shape: Any, dtype: Any = np.float64, stream: Any = 0) -> DeviceArray:
+    """An uninitialised device array (zero-filled here; do not rely on it).
+
+    >>> device_array((4, 4), "float32").nbytes
+    64
+    """
+    return DeviceArray.allocate(shape, dtype, origin="device_array")
+
+
+def device_array_like(ary: Any, stream: Any = 0) -> DeviceArray:
+    """A device array with the shape and dtype of ``ary`` (host or device)."""
+    return DeviceArray.allocate(ary.shape, ary.dtype, origin="device_array_like")
