@@ -74,6 +74,12 @@ def hip_api(fn: F) -> F:
 def hipGetLastError() -> hipError_t:
     """The code of the last failed HIP call on this process, then reset to hipSuccess.
 
+    >>> try:
+    ...     hipSetDevice(99)
+    ... except HipError:
+    ...     pass
+    >>> hipGetLastError()
+    <hipError_t.hipErrorInvalidDevice: 101>
     >>> hipGetLastError()
     <hipError_t.hipSuccess: 0>
     """
