@@ -40,12 +40,51 @@ from gpusim.runtime.api import (
     hipSetDevice,
     pinned_array,
 )
+from gpusim.runtime.api_async import (
+    Event,
+    hipEventBlockingSync,
+    hipEventCreate,
+    hipEventCreateWithFlags,
+    hipEventDefault,
+    hipEventDestroy,
+    hipEventDisableTiming,
+    hipEventElapsedTime,
+    hipEventQuery,
+    hipEventRecord,
+    hipEventSynchronize,
+    hipLaunchHostFunc,
+    hipMemcpyAsync,
+    hipMemsetAsync,
+    hipStreamAddCallback,
+    hipStreamCreate,
+    hipStreamCreateWithFlags,
+    hipStreamCreateWithPriority,
+    hipStreamDefault,
+    hipStreamDestroy,
+    hipStreamNonBlocking,
+    hipStreamQuery,
+    hipStreamSynchronize,
+    hipStreamWaitEvent,
+)
 from gpusim.runtime.darray import DeviceArray, device_array, device_array_like, to_device
+from gpusim.runtime.managed import (
+    ManagedArray,
+    hipCpuDeviceId,
+    hipMallocManaged,
+    hipMemAdvise,
+    hipMemAttachGlobal,
+    hipMemAttachHost,
+    hipMemoryAdvise,
+    hipMemPrefetchAsync,
+    managed_array,
+)
 from gpusim.runtime.memory import DevicePointer
 from gpusim.runtime.properties import hipDeviceProp_t
+from gpusim.runtime.scheduler import Stream
 
 # hipError_t members at module level, as C code names them (hip.hipSuccess, ...).
 globals().update(hipError_t.__members__)
+globals().update(hipMemoryAdvise.__members__)
 
 
 def synchronize() -> None:
@@ -53,9 +92,28 @@ def synchronize() -> None:
     hipDeviceSynchronize()
 
 
+def stream(non_blocking: bool = False) -> Stream:
+    """A new stream (numba.cuda.stream); ``non_blocking`` as hipStreamNonBlocking."""
+    return hipStreamCreateWithFlags(hipStreamNonBlocking if non_blocking else hipStreamDefault)
+
+
+def event(timing: bool = True) -> Event:
+    """A new event (numba.cuda.event)."""
+    return hipEventCreateWithFlags(hipEventDefault if timing else hipEventDisableTiming)
+
+
 __all__ = [
     "HipError", "hipError_t", "DeviceArray", "DevicePointer", "hipDeviceProp_t",
     "device_array", "device_array_like", "to_device", "pinned_array", "synchronize",
+    "stream", "event", "Stream", "Event", "ManagedArray", "managed_array", "hipCpuDeviceId",
+    "hipMallocManaged", "hipMemAdvise", "hipMemAttachGlobal", "hipMemAttachHost",
+    "hipMemoryAdvise", "hipMemPrefetchAsync", "hipEventBlockingSync", "hipEventCreate",
+    "hipEventCreateWithFlags", "hipEventDefault", "hipEventDestroy", "hipEventDisableTiming",
+    "hipEventElapsedTime", "hipEventQuery", "hipEventRecord", "hipEventSynchronize",
+    "hipLaunchHostFunc", "hipMemcpyAsync", "hipMemsetAsync", "hipStreamAddCallback",
+    "hipStreamCreate", "hipStreamCreateWithFlags", "hipStreamCreateWithPriority",
+    "hipStreamDefault", "hipStreamDestroy", "hipStreamNonBlocking", "hipStreamQuery",
+    "hipStreamSynchronize", "hipStreamWaitEvent",
     "hipDeviceReset", "hipDeviceSynchronize", "hipFree", "hipGetDevice",
     "hipGetDeviceCount", "hipGetDeviceProperties", "hipGetErrorName", "hipGetErrorString",
     "hipGetLastError", "hipHostFree", "hipHostMalloc", "hipMalloc", "hipMemcpy",

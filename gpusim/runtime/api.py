@@ -19,7 +19,6 @@ array([0., 1., 2., 3.], dtype=float32)
 
 from __future__ import annotations
 
-import enum
 import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -27,23 +26,14 @@ from typing import Any, TypeVar
 import numpy as np
 
 from gpusim.errors import HipError, error_string, hipError_t
-from gpusim.runtime import pointers
+from gpusim.runtime import pointers, streams
+from gpusim.runtime.copies import hipMemcpyKind, submit_copy, submit_memset
 from gpusim.runtime.darray import DeviceArray
 from gpusim.runtime.memory import DevicePointer
 from gpusim.runtime.properties import device_properties, hipDeviceProp_t
 from gpusim.runtime.system import current_device, get_system
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class hipMemcpyKind(enum.IntEnum):  # noqa: N801 - HIP's spelling
-    """Copy directions with HIP's values (hip_runtime_api.h)."""
-
-    hipMemcpyHostToHost = 0
-    hipMemcpyHostToDevice = 1
-    hipMemcpyDeviceToHost = 2
-    hipMemcpyDeviceToDevice = 3
-    hipMemcpyDefault = 4
 
 
 hipMemcpyHostToHost = hipMemcpyKind.hipMemcpyHostToHost
@@ -141,12 +131,14 @@ def hipGetDeviceProperties(ordinal: int | None = None) -> hipDeviceProp_t:
 
 @hip_api
 def hipDeviceSynchronize() -> None:
-    """Wait for all work on the current device (all work is finished when issued, for now)."""
+    """Block the host until all work queued on the current device has finished."""
+    streams.synchronize_device()
 
 
 @hip_api
 def hipDeviceReset() -> None:
-    """Free every buffer of the current device."""
+    """Finish queued work, then free every buffer of the current device."""
+    streams.synchronize_device()
     current_device().memory.release_all(origin="hipDeviceReset")
 
 
@@ -177,6 +169,8 @@ def hipFree(ptr: DevicePointer | DeviceArray | int | None) -> None:
             hipError_t.hipErrorInvalidValue,
             f"hipFree: {int(ptr):#x} is not a device address of this system",
         )
+    # hipFree synchronises the device first: queued work may still use the buffer.
+    streams.synchronize_device(device.ordinal)
     device.memory.free(int(ptr), origin="hipFree")
 
 
@@ -216,18 +210,6 @@ def pinned_array(shape: Any, dtype: Any = np.float64) -> np.ndarray:
     return raw.view(dtype).reshape(shape)
 
 
-_EXPECTED_SIDES = {  # kind -> (dst is device, src is device)
-    hipMemcpyKind.hipMemcpyHostToHost: (False, False),
-    hipMemcpyKind.hipMemcpyHostToDevice: (True, False),
-    hipMemcpyKind.hipMemcpyDeviceToHost: (False, True),
-    hipMemcpyKind.hipMemcpyDeviceToDevice: (True, True),
-}
-
-
-def _side(is_device: bool) -> str:
-    return "device" if is_device else "host"
-
-
 @hip_api
 def hipMemcpy(dst: Any, src: Any, nbytes: int, kind: hipMemcpyKind | int) -> None:
     """Copy ``nbytes`` from ``src`` to ``dst``; ``kind`` must match where each side lives.
@@ -235,60 +217,13 @@ def hipMemcpy(dst: Any, src: Any, nbytes: int, kind: hipMemcpyKind | int) -> Non
     Either side may be a NumPy array (host), a DeviceArray, or a device pointer (with
     offsets: ``ptr + 16``). hipMemcpyDefault infers the direction from the pointers.
     """
-    _copy(dst, src, nbytes, kind, origin="hipMemcpy")
-
-
-def _copy(dst: Any, src: Any, nbytes: int, kind: hipMemcpyKind | int, *, origin: str) -> None:
-    try:
-        kind = hipMemcpyKind(kind)
-    except ValueError:
-        raise HipError(
-            hipError_t.hipErrorInvalidMemcpyDirection,
-            f"{origin}: kind {kind!r} is not a hipMemcpyKind (0-4)",
-        ) from None
-    if not isinstance(nbytes, (int, np.integer)) or isinstance(nbytes, bool) or nbytes < 0:
-        raise HipError(hipError_t.hipErrorInvalidValue,
-                       f"{origin}: nbytes must be a non-negative integer, got {nbytes!r}")
-    d = pointers.resolve(dst, origin=f"{origin} dst")
-    s = pointers.resolve(src, origin=f"{origin} src")
-    if kind != hipMemcpyKind.hipMemcpyDefault:
-        want_dst, want_src = _EXPECTED_SIDES[kind]
-        if (d.is_device, s.is_device) != (want_dst, want_src):
-            actual = _inferred_kind(d.is_device, s.is_device)
-            raise HipError(
-                hipError_t.hipErrorInvalidMemcpyDirection,
-                f"{origin}: kind is {kind.name} but dst is {_side(d.is_device)} memory and src "
-                f"is {_side(s.is_device)} memory; use {actual.name} (or hipMemcpyDefault)",
-            )
-    for name, region in (("dst", d), ("src", s)):
-        if nbytes > region.data.size:
-            raise HipError(
-                hipError_t.hipErrorInvalidValue,
-                f"{origin}: nbytes={nbytes} but {name} is a {region.describe} with only "
-                f"{region.data.size} bytes from there; copy at most that many",
-            )
-    # np.copyto handles overlapping ranges of one buffer like memmove.
-    np.copyto(d.data[:nbytes], s.data[:nbytes])
-
-
-def _inferred_kind(dst_device: bool, src_device: bool) -> hipMemcpyKind:
-    return next(k for k, sides in _EXPECTED_SIDES.items() if sides == (dst_device, src_device))
+    submit_copy(dst, src, nbytes, kind, stream=None, blocking=True, origin="hipMemcpy")
 
 
 @hip_api
 def hipMemset(dst: Any, value: int, nbytes: int) -> None:
-    """Set ``nbytes`` bytes of device memory to the byte ``value`` (as C memset)."""
-    if not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
-        raise HipError(hipError_t.hipErrorInvalidValue,
-                       f"hipMemset: nbytes must be a non-negative integer, got {nbytes!r}")
-    region = pointers.resolve(dst, origin="hipMemset")
-    if not region.is_device:
-        raise HipError(hipError_t.hipErrorInvalidValue,
-                       "hipMemset: dst is host memory; hipMemset writes device memory")
-    if nbytes > region.data.size:
-        raise HipError(
-            hipError_t.hipErrorInvalidValue,
-            f"hipMemset: nbytes={nbytes} but the {region.describe} has only "
-            f"{region.data.size} bytes from there",
-        )
-    region.data[:nbytes] = int(value) & 0xFF
+    """Set ``nbytes`` bytes of device memory to the byte ``value`` (as C memset).
+
+    Queued on the null stream like a fill kernel: later work and copies see it.
+    """
+    submit_memset(dst, value, nbytes, stream=None, origin="hipMemset")

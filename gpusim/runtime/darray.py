@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from gpusim.errors import HipError, hipError_t
+from gpusim.runtime import streams
 from gpusim.runtime.memory import Allocation, DeviceMemory, DevicePointer
 from gpusim.runtime.system import current_device
 
@@ -182,27 +183,41 @@ class DeviceArray:
 
     # copies -----------------------------------------------------------------------------
     def copy_to_host(self, ary: np.ndarray | None = None, stream: Any = 0) -> np.ndarray:
-        """Copy to a new (or the given) host array and return it."""
-        from gpusim.runtime import streams
+        """Copy to a new (or the given) host array and return it.
 
+        With a stream (numba.cuda style) the copy is queued and ``ary`` is filled once
+        the stream is synchronised, if ``ary`` is pinned; otherwise the call waits.
+        """
         src = self.device_view()
         if ary is None:
             ary = np.empty(self.shape, self.dtype)
         _check_same_layout(ary, self, "copy_to_host")
-        streams.enqueue(stream, lambda: np.copyto(ary, src), name="copy_to_host",
-                        kind="copy", info={"bytes": self.nbytes, "direction": "DtoH"})
+        self._submit(lambda: np.copyto(ary, src), "copy_to_host", "DtoH", ary, stream)
         return ary
 
     def copy_to_device(self, ary: Any, stream: Any = 0) -> None:
         """Copy a host array (or another DeviceArray) of the same shape into this one."""
-        from gpusim.runtime import streams
-
         dst = self.device_view()
-        src = ary.device_view() if isinstance(ary, DeviceArray) else np.asarray(ary)
+        if isinstance(ary, DeviceArray):
+            src, host = ary.device_view(), None
+            direction = "DtoD" if ary.device == self.device else "PtoP"
+        else:
+            src = host = np.asarray(ary)
+            direction = "HtoD"
         _check_same_layout(src, self, "copy_to_device")
-        direction = "DtoD" if isinstance(ary, DeviceArray) else "HtoD"
-        streams.enqueue(stream, lambda: np.copyto(dst, src), name="copy_to_device",
-                        kind="copy", info={"bytes": self.nbytes, "direction": direction})
+        self._submit(lambda: np.copyto(dst, src), "copy_to_device", direction, host, stream)
+
+    def _submit(self, run: Any, name: str, direction: str, host: np.ndarray | None,
+                stream: Any) -> None:
+        from gpusim.runtime.pointers import is_pinned
+
+        pinned = host is not None and is_pinned(host)
+        op = streams.enqueue(stream, run, name=name, kind=direction,
+                             info={"bytes": self.nbytes, "pinned": pinned,
+                                   "src_device": None if direction == "HtoD" else self.device,
+                                   "dst_device": None if direction == "DtoH" else self.device})
+        if stream in (0, None) or (host is not None and not pinned):
+            op.stream.scheduler.wait_host(op)
 
     # refuse to be host data -------------------------------------------------------------
     def _not_host(self, what: str) -> TypeError:

@@ -1,14 +1,19 @@
-"""Streams: where kernels, copies and memsets are queued.
+"""Submitting work to streams: the door every kernel, copy and memset goes through.
 
-This is the synchronous first version: every operation runs when it is enqueued, which
-is a legal schedule of HIP's stream semantics (stream order is kept; nothing overlaps).
-The interface -- ``enqueue`` with a name, a kind and an info dict -- is what the real
-queues with modeled time will keep, so callers do not change when they arrive.
+``enqueue`` queues an operation on a stream of the current system (see scheduler.py
+for when it runs and how its modeled time is placed), emits its profile record, and
+returns the queued operation so a blocking call can wait for it.
 
->>> out = []
->>> enqueue(None, lambda: out.append(1), name="demo", kind="kernel", info={})
->>> out
-[1]
+>>> import numpy as np
+>>> from gpusim import hip
+>>> s = hip.hipStreamCreate()
+>>> out = hip.pinned_array(3)      # async copies need pinned host memory
+>>> d = hip.to_device(np.arange(3.0))
+>>> hip.hipMemcpyAsync(out, d, 24, hip.hipMemcpyDeviceToHost, s)
+>>> out                            # not synchronised yet: the copy has not happened
+array([0., 0., 0.])
+>>> hip.hipStreamSynchronize(s); out
+array([0., 1., 2.])
 """
 
 from __future__ import annotations
@@ -16,9 +21,140 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 
-def enqueue(stream: Any, fn: Callable[[], None], *, name: str, kind: str = "kernel",
-            info: dict | None = None) -> None:
-    """Queue ``fn`` on ``stream`` (None or 0 is the null stream); runs it now for now."""
-    fn()
+from gpusim import timing
+from gpusim.devices import DeviceSpec
+from gpusim.errors import HipError, hipError_t
+from gpusim.profiler import (
+    CopyRecord,
+    HostRecord,
+    KernelRecord,
+    MemsetRecord,
+    MigrationRecord,
+    Record,
+    emit,
+)
+from gpusim.profiler.session import set_flusher
+from gpusim.runtime.scheduler import Op, Scheduler, Stream
+from gpusim.runtime.system import get_system
 
+__all__ = ["Stream", "enqueue", "resolve_stream", "scheduler", "synchronize_stream"]
+
+
+def scheduler() -> Scheduler:
+    """The current system's scheduler."""
+    return get_system().scheduler
+
+
+def resolve_stream(stream: Any, *, origin: str = "launch") -> Stream:
+    """The Stream a user argument names: None/0 is the current device's null stream."""
+    if stream is None or (isinstance(stream, int) and stream == 0):
+        system = get_system()
+        return system.scheduler.null_stream(system.current_ordinal)
+    if not isinstance(stream, Stream):
+        raise HipError(hipError_t.hipErrorInvalidHandle,
+                       f"{origin}: {stream!r} is not a stream; pass one from hipStreamCreate "
+                       "(or 0 / None for the null stream)")
+    if stream.destroyed:
+        raise HipError(hipError_t.hipErrorInvalidHandle,
+                       f"{origin}: {stream!r} was destroyed by hipStreamDestroy")
+    if stream.scheduler is not get_system().scheduler:
+        raise HipError(hipError_t.hipErrorInvalidHandle,
+                       f"{origin}: {stream!r} belongs to a system replaced by set_system")
+    return stream
+
+
+def _record_for(kind: str, name: str, stream: Stream, info: dict) -> Record:
+    common = dict(name=name, device=stream.device, stream=stream.handle)
+    if kind == "kernel":
+        return KernelRecord(**common, grid=info.get("grid", (1, 1, 1)),
+                            block=info.get("block", (1, 1, 1)),
+                            lds_bytes=info.get("lds_bytes", 0),
+                            wave_size=info.get("wave_size", 64),
+                            **info.get("resources", {}))
+    if kind == "memset":
+        return MemsetRecord(**common, nbytes=info.get("bytes", 0))
+    if kind == "migration":
+        return MigrationRecord(**common, nbytes=info.get("bytes", 0),
+                               pages=info.get("pages", 0), faults=info.get("faults", 0),
+                               to_device=info.get("to_device", True),
+                               reason=info.get("reason", "fault"))
+    if kind == "host":
+        return HostRecord(**common)
+    return CopyRecord(**common, direction=kind, nbytes=info.get("bytes", 0),
+                      pinned=info.get("pinned", False), src_device=info.get("src_device"),
+                      dst_device=info.get("dst_device"))
+
+
+def _duration(kind: str, info: dict, spec: DeviceSpec) -> Callable[[Op], float]:
+    """How long the operation takes in the model (called when it runs)."""
+    nbytes = info.get("bytes", 0)
+    if kind == "kernel":
+        def kernel(op: Op) -> float:
+            if "seconds" in op.info:  # a model that ran with the kernel knows better
+                return op.info["seconds"]
+            seconds, breakdown = timing.kernel_estimate(
+                spec, threads=int(np.prod(info["grid"]) * np.prod(info["block"])),
+                bytes_moved=info.get("bytes", 0))
+            op.info["breakdown"] = breakdown
+            return seconds
+        return kernel
+    if kind == "memset":
+        return lambda op: timing.memset_seconds(spec, nbytes)
+    if kind == "migration":
+        return lambda op: timing.migration_seconds(spec, op.info.get("bytes", 0),
+                                                   op.info.get("faults", 0))
+    if kind in ("HtoD", "DtoH", "DtoD", "PtoP", "HtoH"):
+        pinned = info.get("pinned", False)
+        return lambda op: timing.copy_seconds(spec, nbytes, kind, pinned=pinned)
+    return lambda op: 0.0
+
+
+def enqueue(stream: Any, fn: Callable[[], Any], *, name: str, kind: str = "kernel",
+            info: dict | None = None, waits: list[Op] | None = None) -> Op:
+    """Queue ``fn`` on ``stream`` as an operation of ``kind``.
+
+    kind: "kernel" (info: grid, block, lds_bytes, wave_size, bytes, resources),
+    "memset" (bytes), a copy direction "HtoD"/"DtoH"/"DtoD"/"PtoP"/"HtoH" (bytes,
+    pinned, src_device, dst_device), "migration", "event" or "host".
+    """
+    info = dict(info or {})
+    target = resolve_stream(stream, origin=name)
+    record = None if kind == "event" else _record_for(kind, name, target, info)
+    spec = get_system().devices[target.device].spec
+    op = target.scheduler.submit(target, run=fn, kind=kind, name=name,
+                                 duration=_duration(kind, info, spec), waits=waits, info=info)
+    if record is not None:
+        record.correlation_id = op.seq + 1
+        op.on_done = lambda done: _complete(record, done)
+        emit(record)
+    return op
+
+
+def _complete(record: Record, op: Op) -> None:
+    record.start_ns = round(op.start * 1e9)
+    record.end_ns = round(op.end * 1e9)
+    record.done = op.error is None
+    if isinstance(record, KernelRecord):
+        record.breakdown = op.info.get("breakdown", {})
+        record.counters = op.info.get("counters", {})
+    if isinstance(record, MigrationRecord):
+        record.nbytes, record.faults = op.info.get("bytes", 0), op.info.get("faults", 0)
+        record.pages = op.info.get("pages", 0)
+
+
+def synchronize_stream(stream: Any, *, origin: str = "hipStreamSynchronize") -> None:
+    """Block the host until everything queued on ``stream`` has run."""
+    target = resolve_stream(stream, origin=origin)
+    target.scheduler.wait_host(target.tail)
+
+
+def synchronize_device(ordinal: int | None = None) -> None:
+    """Block the host until every stream of the device has drained."""
+    system = get_system()
+    ordinal = system.current_ordinal if ordinal is None else ordinal
+    system.scheduler.wait_device(ordinal)
+
+
+set_flusher(lambda: get_system().scheduler.flush())

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from gpusim.devices import DeviceSpec, get_spec
 from gpusim.errors import HipError, hipError_t
 from gpusim.runtime.memory import VA_BYTES_PER_DEVICE, DeviceMemory
+from gpusim.runtime.scheduler import Scheduler
 
 DEFAULT_DEVICE = "mi300x"
 DEFAULT_NGPUS = 8
@@ -47,6 +48,7 @@ class System:
             for i in range(ngpus)
         ]
         self._local = threading.local()  # HIP's current device is per host thread
+        self.scheduler = Scheduler()
 
     def __repr__(self) -> str:
         return f"System({len(self.devices)} x {self.devices[0].spec.name})"

@@ -1,0 +1,85 @@
+"""Profile records: plain data that the runtime emits and tables and views consume.
+
+Times are modeled nanoseconds since the system was created. A record is created when
+the operation is issued and completed (``start_ns``/``end_ns``, counters) when it runs.
+
+>>> r = CopyRecord(name="hipMemcpy", device=0, stream=0, direction="HtoD", nbytes=4096,
+...                pinned=False, src_device=None, dst_device=0)
+>>> r.duration_ns
+0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Record:
+    """What every record has: what ran, where, and when (modeled)."""
+
+    name: str
+    device: int
+    stream: int
+    correlation_id: int = 0
+    start_ns: int = 0
+    end_ns: int = 0
+    done: bool = False
+
+    @property
+    def duration_ns(self) -> int:
+        return self.end_ns - self.start_ns
+
+
+@dataclass
+class KernelRecord(Record):
+    """One kernel dispatch (rocprofv3 kernel-trace row, plus the model's breakdown)."""
+
+    grid: tuple[int, int, int] = (1, 1, 1)  # workgroups
+    block: tuple[int, int, int] = (1, 1, 1)  # work-items per workgroup
+    lds_bytes: int = 0
+    scratch_bytes: int = 0
+    vgprs: int | None = None
+    agprs: int | None = None
+    sgprs: int | None = None
+    wave_size: int = 64
+    occupancy: float | None = None  # fraction of the maximum waves per SIMD
+    counters: dict[str, float] = field(default_factory=dict)
+    breakdown: dict[str, float | str] = field(default_factory=dict)
+
+    @property
+    def grid_size(self) -> tuple[int, int, int]:
+        """Work-items per dimension, as rocprofv3's Grid_Size columns report."""
+        return tuple(g * b for g, b in zip(self.grid, self.block, strict=True))
+
+
+@dataclass
+class CopyRecord(Record):
+    """One memory copy (hipMemcpy*, copy_to_host, ...)."""
+
+    direction: str = "HtoD"  # HtoD, DtoH, DtoD, PtoP, HtoH
+    nbytes: int = 0
+    pinned: bool = False
+    src_device: int | None = None
+    dst_device: int | None = None
+
+
+@dataclass
+class MemsetRecord(Record):
+    nbytes: int = 0
+
+
+@dataclass
+class MigrationRecord(Record):
+    """Unified-memory pages moved between host and device (faults or a prefetch)."""
+
+    nbytes: int = 0
+    pages: int = 0
+    faults: int = 0
+    to_device: bool = True
+    reason: str = "fault"  # "fault" or "prefetch"
+
+
+@dataclass
+class HostRecord(Record):
+    """A host function run in stream order (hipLaunchHostFunc / stream callback)."""
