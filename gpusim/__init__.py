@@ -5,6 +5,8 @@ Data flow (one package per stage, imports only point down this list):
     errors, config      status codes, settings
     devices             device profiles (data files with sources) -> DeviceSpec
     profiler            plain records of what ran (consumed by tables and views)
+    memsim              caches, coalescing, LDS banks: the memory model on address traces
+    occupancy_model     AMD's occupancy rules; LLVM AMDGPU as the oracle
     timing              modeled cost of copies, memsets, migrations, kernels
     compile             kernel source -> checked IR -> generated numba code
     engine              runs a compiled kernel over a grid of workgroups
@@ -19,10 +21,11 @@ Data flow (one package per stage, imports only point down this list):
 from gpusim.config import config
 from gpusim.devices import list_devices
 from gpusim.errors import GpusimError, HipError, hipError_t
+from gpusim.occupancy_model import occupancy, occupancy_table
 from gpusim.profiler import profile
 from gpusim.runtime import streams as _streams  # noqa: F401 - lets profiles flush work
 from gpusim.runtime.system import set_system
 
 __version__ = "0.1.0"
-__all__ = ["config", "list_devices", "profile", "set_system", "GpusimError", "HipError",
-           "hipError_t"]
+__all__ = ["config", "list_devices", "occupancy", "occupancy_table", "profile", "set_system",
+           "GpusimError", "HipError", "hipError_t"]

@@ -36,6 +36,8 @@ from gpusim.runtime.api import (
     hipMemcpyKind,
     hipMemGetInfo,
     hipMemset,
+    hipOccupancyMaxActiveBlocksPerMultiprocessor,
+    hipOccupancyMaxPotentialBlockSize,
     hipPeekAtLastError,
     hipSetDevice,
     pinned_array,
@@ -120,4 +122,5 @@ __all__ = [
     "hipMemcpyDefault", "hipMemcpyDeviceToDevice", "hipMemcpyDeviceToHost",
     "hipMemcpyHostToDevice", "hipMemcpyHostToHost", "hipMemcpyKind", "hipMemGetInfo",
     "hipMemset", "hipPeekAtLastError", "hipSetDevice",
+    "hipOccupancyMaxActiveBlocksPerMultiprocessor", "hipOccupancyMaxPotentialBlockSize",
 ]

@@ -16,7 +16,7 @@ LAYERS = [
     {"devices"},
     {"profiler"},
     {"memsim"},
-    {"occupancy"},
+    {"occupancy_model"},
     {"timing"},
     {"compile"},
     {"engine"},

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from gpusim.errors import HipError, error_string, hipError_t
+from gpusim.occupancy_model import hipapi as hip_occupancy
 from gpusim.runtime import pointers, streams
 from gpusim.runtime.copies import hipMemcpyKind, submit_copy, submit_memset
 from gpusim.runtime.darray import DeviceArray
@@ -140,6 +141,28 @@ def hipDeviceReset() -> None:
     """Finish queued work, then free every buffer of the current device."""
     streams.synchronize_device()
     current_device().memory.release_all(origin="hipDeviceReset")
+
+
+@hip_api
+def hipOccupancyMaxActiveBlocksPerMultiprocessor(kernel: Any, blockSize: int,
+                                                 dynSharedMem: int = 0) -> int:
+    """Workgroups of ``blockSize`` threads that one CU (a WGP on RDNA) of the current
+    device holds at once.
+
+    >>> hipOccupancyMaxActiveBlocksPerMultiprocessor({"vgprs": 128}, 256)
+    4
+    """
+    return hip_occupancy.hipOccupancyMaxActiveBlocksPerMultiprocessor(
+        kernel, blockSize, dynSharedMem, device=current_device().spec)
+
+
+@hip_api
+def hipOccupancyMaxPotentialBlockSize(kernel: Any, dynSharedMem: int = 0,
+                                      blockSizeLimit: int = 0) -> tuple[int, int]:
+    """(minGridSize, blockSize): the block size with the highest occupancy on the current
+    device, and the grid that fills every CU with it."""
+    return hip_occupancy.hipOccupancyMaxPotentialBlockSize(
+        kernel, dynSharedMem, blockSizeLimit, device=current_device().spec)
 
 
 # memory -----------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from gpusim.occupancy_model.rules import unit
+
 # Values ROCm reports the same way on every AMD GPU (clr, device properties): each CU
 # hosts at most 2048 resident work-items and offers a 64K 32-bit register budget to a
 # block; there is no separate constant memory, so its "size" is the 2 GiB ROCm reports.
@@ -85,7 +87,8 @@ def device_properties(device) -> hipDeviceProp_t:
         totalConstMem=_CONST_MEM_BYTES,
         major=spec.compute_capability[0],
         minor=spec.compute_capability[1],
-        multiProcessorCount=spec.cu_count,
+        # RDNA in WGP mode: HIP counts a WGP (2 CUs) as a multiprocessor (ROCclr)
+        multiProcessorCount=spec.cu_count // unit(spec).cus,
         l2CacheSize=spec.l2_bytes,
         maxThreadsPerMultiProcessor=_MAX_THREADS_PER_CU,
         sharedMemPerMultiprocessor=spec.lds_bytes_per_cu,

@@ -33,7 +33,8 @@ EXPECTED = {
     "mi300x": dict(multiProcessorCount=304, warpSize=64, arch="gfx942", gib=192),
     "mi250x": dict(multiProcessorCount=110, warpSize=64, arch="gfx90a", gib=64),
     "mi100": dict(multiProcessorCount=120, warpSize=64, arch="gfx908", gib=32),
-    "rx7900xtx": dict(multiProcessorCount=96, warpSize=32, arch="gfx1100", gib=24),
+    # RDNA 3 in WGP mode: HIP reports 48 WGPs as multiprocessors for its 96 CUs
+    "rx7900xtx": dict(multiProcessorCount=48, warpSize=32, arch="gfx1100", gib=24),
 }
 
 
