@@ -22,6 +22,15 @@ Usable on its own, on any address trace, and fed by the engine's memory traces::
 
     device.py  levels_for(spec) / hierarchy_for(spec): the levels of a DeviceSpec
 
+The whole device, replaying one kernel's trace (per-CU vL1D, per-XCD L2, one MALL)::
+
+    trace.py     Trace: one row per wavefront memory instruction (+ TraceBuilder)
+    dispatch.py  workgroups -> XCD i % 8 -> CU round-robin, resident per occupancy;
+                 resident waves interleave one instruction per step
+    gpu.py       GpuMemoryModel.run(trace) -> GpuMemoryResult (levels, HBM bytes,
+                 coalescing and LDS conflicts per source site)
+    counters.py  kernel_counters(result, counts, spec): rocprof / Omniperf names
+
 Cache levels are set-associative with true LRU; a request touches every line its byte
 range covers; loads fill every level they miss (not inclusive, not exclusive); stores
 follow each level's policy (write-back/write-allocate by default, or write-through /
@@ -40,6 +49,11 @@ bytes_per_lane, line)``        ``.trace()`` feeds ``Hierarchy.run``
 ``bank_conflicts(addr, ...)``  LDS conflict degree / cycles per instruction (``LdsConflicts``)
 ``levels_for(spec)``,          vL1D / L2 / MALL of a device profile
 ``hierarchy_for(spec)``
+``Trace``, ``TraceBuilder``    the engine's memory trace; ``Trace.from_lane_addresses``
+                               builds one from NumPy formulas
+``dispatch(trace, ...)``       hardware-order placement and the device-wide row order
+``GpuMemoryModel(spec)``       ``.run(trace, workgroups_per_cu=...)`` -> ``GpuMemoryResult``
+``kernel_counters(...)``       counters by their rocprofv3 names
 =============================  ==============================================================
 
 Counters per level (``COUNTER_NAMES``): ``loads``, ``stores`` (requests), ``load_bytes``,
@@ -59,20 +73,36 @@ touched), ``evictions`` (valid lines replaced), ``writebacks`` (dirty lines sent
 
 from gpusim.memsim.cache import COUNTER_NAMES, Cache, CacheState
 from gpusim.memsim.coalescer import Coalesced, coalesce
+from gpusim.memsim.counters import InstructionCounts, kernel_counters
 from gpusim.memsim.device import hierarchy_for, levels_for
+from gpusim.memsim.dispatch import Dispatch, dispatch, dispatch_for
+from gpusim.memsim.gpu import GpuMemoryModel, GpuMemoryResult
 from gpusim.memsim.hierarchy import MEMORY, Hierarchy
 from gpusim.memsim.lds import LdsConflicts, bank_conflicts
+from gpusim.memsim.trace import Access, LaunchInfo, Site, Trace, TraceBuilder
 
 __all__ = [
     "COUNTER_NAMES",
     "MEMORY",
+    "Access",
     "Cache",
     "CacheState",
     "Coalesced",
+    "Dispatch",
+    "GpuMemoryModel",
+    "GpuMemoryResult",
     "Hierarchy",
+    "InstructionCounts",
+    "LaunchInfo",
     "LdsConflicts",
+    "Site",
+    "Trace",
+    "TraceBuilder",
     "bank_conflicts",
     "coalesce",
+    "dispatch",
+    "dispatch_for",
     "hierarchy_for",
+    "kernel_counters",
     "levels_for",
 ]
