@@ -17,6 +17,8 @@ lab is the same notebook with:
   Starters must run without error: labs pass ``pytest --nbval-lax``;
 - cells tagged ``instructor`` dropped.
 
+It also writes the lab table of course/syllabus.md from the manifest, course/labs.toml.
+
 Usage: ``python course/make_labs.py`` writes labs/; ``--check`` only verifies that
 labs/ is up to date and lists every lab of the manifest (course CI runs this).
 """
@@ -32,6 +34,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 BEGIN, STARTER, END = "### BEGIN SOLUTION", "### STARTER", "### END SOLUTION"
+TABLE_BEGIN, TABLE_END = "<!-- labs:begin -->", "<!-- labs:end -->"
 
 
 def student_source(source: str) -> str:
@@ -87,6 +90,20 @@ def manifest() -> list[dict]:
         return tomllib.load(fh)["lab"]
 
 
+def syllabus_table(labs: list[dict]) -> str:
+    """The syllabus's lab table, written from the manifest."""
+    rows = ["| week | lab | what you learn |", "|---|---|---|"]
+    rows += [f"| {lab['week']} | `{lab['notebook']}`: {lab['title']} | {'; '.join(lab['goals'])} |"
+             for lab in labs]
+    return "\n".join(rows)
+
+
+def with_table(text: str, table: str) -> str:
+    head, rest = text.split(TABLE_BEGIN)
+    _, tail = rest.split(TABLE_END)
+    return f"{head}{TABLE_BEGIN}\n{table}\n{TABLE_END}{tail}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="verify labs/ is up to date")
@@ -104,6 +121,12 @@ def main(argv: list[str] | None = None) -> int:
                 problems.append(f"labs/{name} is not generated from solutions/{name}")
         else:
             target.write_text(text)
+    syllabus = ROOT / "course" / "syllabus.md"
+    wanted = with_table(syllabus.read_text(), syllabus_table(manifest()))
+    if args.check and syllabus.read_text() != wanted:
+        problems.append("course/syllabus.md's lab table is not generated from course/labs.toml")
+    elif not args.check:
+        syllabus.write_text(wanted)
     for path in sorted((ROOT / "solutions").glob("*.ipynb")):
         if path.name not in listed:
             problems.append(f"solutions/{path.name} is not listed in course/labs.toml")
