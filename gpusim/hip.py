@@ -1,8 +1,8 @@
 """``from gpusim import hip``: HIP's runtime API and kernel language in one namespace.
 
 Host side under HIP's names (hipMalloc, hipMemcpy, ...) plus numba.cuda-style helpers
-(to_device, device_array, ...). The kernel language (hip.jit, hip.threadIdx, ...) is
-re-exported from ``gpusim.compile.lang`` and ``gpusim.runtime.kernel``.
+(to_device, device_array, ...). The kernel language (hip.jit, hip.threadIdx, ...) comes
+from ``gpusim.compile.lang`` and ``gpusim.runtime.kernel``.
 
 >>> import numpy as np
 >>> from gpusim import hip
@@ -13,6 +13,8 @@ re-exported from ``gpusim.compile.lang`` and ``gpusim.runtime.kernel``.
 array([0., 1., 2.])
 """
 
+from gpusim.compile.lang import *  # noqa: F403 - the kernel language: hip.threadIdx, ...
+from gpusim.compile.lang import __all__ as _language
 from gpusim.errors import HipError, hipError_t
 from gpusim.runtime.api import (
     hipDeviceReset,
@@ -69,6 +71,7 @@ from gpusim.runtime.api_async import (
     hipStreamWaitEvent,
 )
 from gpusim.runtime.darray import DeviceArray, device_array, device_array_like, to_device
+from gpusim.runtime.kernel import Kernel, hipLaunchKernelGGL, jit
 from gpusim.runtime.managed import (
     ManagedArray,
     hipCpuDeviceId,
@@ -104,7 +107,11 @@ def event(timing: bool = True) -> Event:
     return hipEventCreateWithFlags(hipEventDefault if timing else hipEventDisableTiming)
 
 
+# `from gpusim.hip import *` must not shadow Python's any() and all(): they stay
+# reachable as hip.any / hip.all.
 __all__ = [
+    *(name for name in _language if name not in ("any", "all")),
+    "jit", "Kernel", "hipLaunchKernelGGL",
     "HipError", "hipError_t", "DeviceArray", "DevicePointer", "hipDeviceProp_t",
     "device_array", "device_array_like", "to_device", "pinned_array", "synchronize",
     "stream", "event", "Stream", "Event", "ManagedArray", "managed_array", "hipCpuDeviceId",

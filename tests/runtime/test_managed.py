@@ -96,3 +96,23 @@ def test_partial_ranges_and_bad_arguments():
     m = hip.hipMallocManaged(100)
     assert m.nbytes == 100
     hip.hipFree(m)
+
+
+def test_a_kernel_on_managed_memory_faults_its_pages_then_the_host_sees_the_result():
+    @hip.jit
+    def double(a):
+        i = hip.grid(1)
+        if i < a.size:
+            a[i] *= 2
+
+    a = hip.managed_array(8 * PAGE // 4, np.float32)
+    a[:] = np.arange(a.size, dtype=np.float32)
+    with gpusim.profile() as prof:
+        double[a.size // 256, 256](a)
+        hip.hipDeviceSynchronize()
+    assert a.faults == 8
+    (migration,) = prof.migrations
+    (kernel,) = prof.kernels
+    assert migration.end_ns <= kernel.start_ns  # faults are served before the kernel runs
+    np.testing.assert_array_equal(np.asarray(a), 2 * np.arange(a.size, dtype=np.float32))
+    assert a.faults == 16  # and back to the host when it reads them

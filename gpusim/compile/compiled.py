@@ -1,0 +1,80 @@
+"""``CompiledKernel``: what the compiler hands the engine, and what a profiler reads.
+
+>>> import numba
+>>> from gpusim.compile import lang as hip
+>>> from gpusim.compile.pipeline import compile_kernel
+>>> def fill(out):
+...     i = hip.grid(1)
+...     if i < out.size:
+...         out[i] = i
+>>> ck = compile_kernel(fill, (numba.types.float32[::1],), wave_size=64)
+>>> ck.name, ck.static_lds_bytes, ck.n_regions, ck.n_barriers
+('fill', 0, 1, 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gpusim.compile.ir import Barrier, Collective, KernelIR, Region, Site, walk_schedule
+
+
+@dataclass
+class CompiledKernel:
+    """One kernel specialized for argument types and a wave size, ready to launch."""
+
+    name: str
+    source: str  # the generated Python module
+    run: Any  # <kernel>__run(b0, b1, args..., lp, ctl[, ws]): numba dispatcher (or Python)
+    workspace: Any  # <kernel>__workspace(nt, dynamic_lds_bytes) -> tuple of arrays
+    wave_size: int
+    arg_types: tuple
+    params: list[str]  # the user's parameter names
+    const_arrays: list[np.ndarray]  # passed after the user's arguments
+    sites: list[Site]
+    static_lds_bytes: int
+    dynamic_lds: bool  # uses shape-0 shared arrays
+    n_regions: int
+    n_barriers: int
+    n_collectives: int
+    uses_global_atomics: bool
+    reference: bool = False
+    module_path: str = ""
+    filename: str = ""
+    firstlineno: int = 0
+    source_lines: list[str] = field(default_factory=list)
+    ir: KernelIR | None = None
+
+    @classmethod
+    def from_ir(cls, kir: KernelIR, run: Any, workspace: Any, *, reference: bool
+                ) -> CompiledKernel:
+        nodes = list(walk_schedule(kir.schedule))
+        atomics = any(s.what == "atomic" and s.space == "global" for s in kir.sites)
+        return cls(
+            name=kir.name, source=kir.source, run=run, workspace=workspace,
+            wave_size=kir.wave_size,
+            arg_types=tuple(kir.arg_types), params=[kir.user_name(p) for p in kir.params],
+            const_arrays=[kir.arrays[n].value for n in sorted(kir.const_params)],
+            sites=kir.sites, static_lds_bytes=kir.static_lds_bytes,
+            dynamic_lds=any(d.dynamic for d in kir.arrays.values()),
+            n_regions=sum(isinstance(n, Region) for n in nodes),
+            n_barriers=sum(isinstance(n, Barrier) for n in nodes),
+            n_collectives=sum(isinstance(n, Collective) for n in nodes),
+            uses_global_atomics=atomics, reference=reference,
+            module_path=getattr(kir, "module_path", ""), filename=kir.src.filename,
+            firstlineno=kir.src.firstlineno, source_lines=list(kir.src.lines), ir=kir)
+
+    def line_text(self, line: int, filename: str | None = None) -> str:
+        """The user's source line ``line`` (of the kernel's own file)."""
+        if filename not in (None, self.filename) and self.ir is not None:
+            return ""
+        i = line - self.firstlineno
+        return self.source_lines[i].strip() if 0 <= i < len(self.source_lines) else ""
+
+    def resources(self) -> dict[str, int]:
+        """What a profiler or occupancy model needs from the kernel itself."""
+        return {"static_lds_bytes": self.static_lds_bytes, "regions": self.n_regions,
+                "barriers": self.n_barriers, "collectives": self.n_collectives}

@@ -1,0 +1,120 @@
+"""Types of kernel-language intrinsics (part of the ``infer`` pass).
+
+The result types follow HIP: ``ballot``/``activemask`` give a 64-bit mask (uint64, also
+on wave32 devices, as HIP's ``__ballot`` does), ``any``/``all``/``syncthreads_*`` give int32,
+``popc``/``ffs``/``clz`` give int32, shuffles give their operand's type, atomics the array's
+element type. Thread and block indices are int64 (so index arithmetic cannot overflow).
+
+>>> from numba.core import types
+>>> RESULT["ballot"], RESULT["syncthreads_count"]
+(uint64, int32)
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from numba.core import types
+
+RESULT = {
+    "ballot": types.uint64, "ballot_sync": types.uint64, "activemask": types.uint64,
+    "any": types.int32, "all": types.int32, "any_sync": types.int32, "all_sync": types.int32,
+    "syncthreads_count": types.int32, "syncthreads_and": types.int32,
+    "syncthreads_or": types.int32, "popc": types.int32, "ffs": types.int32, "clz": types.int32,
+    "syncthreads": types.none, "syncwarp": types.none, "threadfence": types.none,
+    "threadfence_block": types.none, "threadfence_system": types.none,
+}
+# Number of operands (without the CUDA member mask) each collective takes.
+ARITY = {"shfl": (2, 3), "shfl_up": (2, 3), "shfl_down": (2, 3), "shfl_xor": (2, 3),
+         "ballot": (1, 1), "any": (1, 1), "all": (1, 1), "activemask": (0, 0),
+         "syncthreads": (0, 0), "syncwarp": (0, 1), "syncthreads_count": (1, 1),
+         "syncthreads_and": (1, 1), "syncthreads_or": (1, 1), "threadfence": (0, 0),
+         "threadfence_block": (0, 0), "threadfence_system": (0, 0), "popc": (1, 1),
+         "ffs": (1, 1), "clz": (1, 1), "brev": (1, 1), "fma": (3, 3)}
+ATOMIC_ARITY = {"atomic.cas": 4}
+INT_ONLY = ("atomic.and", "atomic.or", "atomic.xor", "atomic.inc", "atomic.dec")
+
+
+def base_name(name: str) -> str:
+    """``shfl_down_sync`` -> ``shfl_down`` (the CUDA spelling takes a leading mask)."""
+    return name[:-5] if name.endswith("_sync") else name
+
+
+def intrinsic_type(typer: Any, node: Any) -> Any:
+    """The numba type of ``node`` (an ``Intrinsic``); raises a located error if misused."""
+    name = node.name
+    args = node.args
+    if name.split(".")[0] in ("threadIdx", "blockIdx", "blockDim", "gridDim") or name in (
+            "warpsize", "laneid"):
+        return types.int64
+    if name in ("grid", "gridsize"):
+        return types.int64 if node.const == 1 else types.UniTuple(types.int64, node.const)
+    if name.startswith("atomic."):
+        return _atomic(typer, node)
+    tys = [typer.expr(a) for a in args]
+    base = base_name(name)
+    if name.endswith("_sync") or (name == "syncwarp" and args):
+        if not tys or not isinstance(tys[0], (types.Integer, types.Boolean)):
+            raise typer.fail(node, f"hip.{name} takes the member mask first",
+                             instead=f"hip.{name}(0xffffffff, ...)")
+        tys, args = tys[1:], args[1:]
+    lo, hi = ARITY.get(base, (0, 9))
+    if not lo <= len(tys) <= hi:
+        want = lo if lo == hi else f"{lo} to {hi}"
+        raise typer.fail(node, f"hip.{name} takes {want} operand(s), got {len(tys)}")
+    for ty in tys:
+        if isinstance(ty, (types.Array, types.BaseTuple)) or ty == types.none:
+            raise typer.fail(node, f"hip.{name} works on single numbers, not {ty}")
+    if base in RESULT:
+        if base in ("popc", "ffs", "clz") and not isinstance(tys[0], types.Integer):
+            raise typer.fail(node, f"hip.{name} needs an integer, got {tys[0]}")
+        return RESULT[base]
+    if base.startswith("shfl"):
+        for ty in tys[1:]:
+            if not isinstance(ty, types.Integer):
+                raise typer.fail(node, f"the lane/delta/width of hip.{name} must be integers")
+        return tys[0]
+    if base == "brev":
+        if not isinstance(tys[0], types.Integer):
+            raise typer.fail(node, f"hip.brev needs an integer, got {tys[0]}")
+        return tys[0]
+    if base == "fma":
+        out = tys[0]
+        for ty in tys[1:]:
+            out = typer.ctx.unify_types(out, ty)
+        if not isinstance(out, types.Float):
+            out = types.float64
+        return out
+    raise typer.fail(node, f"hip.{name} cannot be used here")
+
+
+def _atomic(typer: Any, node: Any) -> Any:
+    name, args = node.name, node.args
+    want = ATOMIC_ARITY.get(name, 3)
+    if len(args) != want:
+        shape = "(ary, idx, expected, val)" if want == 4 else "(ary, idx, val)"
+        raise typer.fail(node, f"hip.{name} takes {shape}")
+    ary = typer.expr(args[0])
+    if not isinstance(ary, types.Array) or not isinstance(args[0], ast.Name):
+        raise typer.fail(args[0], f"the first argument of hip.{name} must be an array")
+    if typer.space(args[0].id) == "const":
+        raise typer.fail(args[0], "const arrays are read-only")
+    idx = args[1]
+    parts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
+    if len(parts) != ary.ndim:
+        raise typer.fail(idx, f"hip.{name} on a {ary.ndim}-d array needs {ary.ndim} "
+                         "indices", instead="a tuple index, e.g. (i, j)")
+    for p in parts:
+        typer.index_type(p)
+    for v in args[2:]:
+        vt = typer.expr(v)
+        if not isinstance(vt, (types.Number, types.Boolean)):
+            raise typer.fail(v, f"hip.{name} needs a number, got {vt}")
+    dt = ary.dtype
+    if not isinstance(dt, (types.Integer, types.Float)) or dt.bitwidth not in (32, 64):
+        raise typer.fail(args[0], f"atomics work on 32/64-bit integers and floats, not {dt}",
+                         instead="an int32, int64, uint32, uint64, float32 or float64 array")
+    if name in INT_ONLY and not isinstance(dt, types.Integer):
+        raise typer.fail(node, f"hip.{name} needs an integer array, not {dt}")
+    return dt

@@ -1,0 +1,128 @@
+"""The kernel compiler as a list of passes, run in order.
+
+``PASSES`` is the whole compiler; each pass is a function ``KernelIR -> None`` in its own
+module. ``GPUSIM_DEBUG=ir`` (or ``gpusim.config.debug = "ir"``) prints the IR after every
+pass, ``ir:split`` after one pass, ``source`` the generated module.
+
+>>> [name for name, _ in PASSES]  # doctest: +NORMALIZE_WHITESPACE
+['parse', 'check', 'resolve', 'normalize', 'uniformity', 'lower', 'infer', 'split',
+ 'liveness', 'generate']
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from gpusim.compile.build import compile_module, reference_module
+from gpusim.compile.check import check_function
+from gpusim.compile.codegen import generate
+from gpusim.compile.compiled import CompiledKernel
+from gpusim.compile.infer import infer
+from gpusim.compile.ir import KernelIR, unparse, walk_schedule
+from gpusim.compile.liveness import plan
+from gpusim.compile.lower import lower
+from gpusim.compile.normalize import normalize
+from gpusim.compile.parse import namespace, parse_function
+from gpusim.compile.resolve import resolve_function
+from gpusim.compile.split import split
+from gpusim.compile.uniform import analyze
+from gpusim.errors import GpusimError, KernelCompileError
+
+
+def _parse(kir: KernelIR) -> None:
+    kir.func, kir.src = parse_function(kir.pyfunc)
+
+
+def _check(kir: KernelIR) -> None:
+    check_function(kir.func, kir.src, kernel=kir.name)
+
+
+def _resolve(kir: KernelIR) -> None:
+    unit = resolve_function(kir.func, kir.src, ns=namespace(kir.pyfunc),
+                            wave_size=kir.wave_size, kernel=kir.name)
+    kir.params, kir.renamed = unit.params, unit.renamed
+    kir.constants.update(unit.constants)
+    kir.const_arrays.update(unit.const_arrays)
+    if kir.arg_types and len(kir.arg_types) != len(kir.params):
+        raise KernelCompileError(f"kernel '{kir.name}' takes {len(kir.params)} arguments "
+                                 f"({', '.join(kir.params)}), got {len(kir.arg_types)}")
+
+
+PASSES: list[tuple[str, Callable[[KernelIR], None]]] = [
+    ("parse", _parse),  # source -> ast.FunctionDef with file line numbers
+    ("check", _check),  # reject unsupported Python (try, lambda, f-strings, ...)
+    ("resolve", _resolve),  # names -> intrinsics, constants, casts, device functions
+    ("normalize", normalize),  # one barrier/collective per statement; inline device fns
+    ("uniformity", analyze),  # which values are the same in every thread of a block
+    ("lower", lower),  # divergent control flow around barriers -> mask-friendly form
+    ("infer", infer),  # numba types of every variable
+    ("split", split),  # cut at barriers/collectives -> regions and block-level nodes
+    ("liveness", plan),  # per-thread arrays for values that cross a cut
+    ("generate", generate),  # Python source for numba
+]
+
+
+def _debug_wants(what: str, pass_name: str) -> bool:
+    from gpusim.config import config
+
+    for item in (config.debug or "").split(","):
+        item = item.strip()
+        if item == what or item == f"{what}:{pass_name}":
+            return True
+    return False
+
+
+def dump(kir: KernelIR, pass_name: str) -> str:
+    """The IR as text after ``pass_name`` (what ``GPUSIM_DEBUG=ir`` prints)."""
+    lines = [f"=== gpusim IR of kernel '{kir.name}' after pass '{pass_name}' ==="]
+    if kir.schedule:
+        for node in walk_schedule(kir.schedule):
+            fields = {k: v for k, v in vars(node).items() if k not in ("body", "orelse", "stmts")}
+            lines.append(f"{type(node).__name__} {fields}")
+            for stmt in getattr(node, "stmts", []):
+                lines.extend("    " + ln for ln in unparse(stmt).splitlines())
+    elif kir.func is not None:
+        lines.append(unparse(kir.func))
+    return "\n".join(lines)
+
+
+def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
+              passes: tuple[str, ...] | None = None) -> KernelIR:
+    """Run the passes (all, or those named) and return the IR.
+
+    >>> def k(out):
+    ...     out[0] = 1
+    >>> front_end(k, wave_size=64, passes=("parse",)).func.name
+    'k'
+    """
+    kir = KernelIR(name=getattr(pyfunc, "__name__", "kernel"), pyfunc=pyfunc,
+                   arg_types=tuple(arg_types), wave_size=wave_size)
+    for name, run in PASSES:
+        if passes is not None and name not in passes:
+            continue
+        try:
+            run(kir)
+        except GpusimError:
+            raise
+        except Exception as exc:  # a compiler bug: say where it happened
+            raise KernelCompileError(
+                f"internal error in compiler pass '{name}' for kernel '{kir.name}': "
+                f"{type(exc).__name__}: {exc} (please report this with the kernel)") from exc
+        if _debug_wants("ir", name):
+            print(dump(kir, name), file=sys.stderr)
+    if _debug_wants("source", "generate") and kir.source:
+        print(kir.source, file=sys.stderr)
+    return kir
+
+
+def compile_kernel(pyfunc: Any, arg_types: tuple, *, wave_size: int,
+                   reference: bool = False) -> CompiledKernel:
+    """Compile ``pyfunc`` for ``arg_types`` (numba types) and a wave size.
+
+    ``reference=True`` runs the generated code as plain Python (slow, but no numba).
+    """
+    kir = front_end(pyfunc, wave_size=wave_size, arg_types=arg_types)
+    mod = reference_module(kir) if reference else compile_module(kir, tuple(arg_types))
+    return CompiledKernel.from_ir(kir, mod.run, mod.workspace, reference=reference)

@@ -1,0 +1,108 @@
+"""``from gpusim import cuda``: the emulator under numba.cuda's names.
+
+numba.cuda teaching material runs unchanged on an emulated AMD GPU: ``cuda.jit``,
+``cuda.grid``, ``cuda.shared.array``, ``cuda.syncthreads``, ``cuda.atomic.add``, the
+``*_sync`` warp functions, ``cuda.to_device``, ``cuda.stream``, ``cuda.event`` ...
+Host NumPy arrays passed to a kernel are copied in and back, as numba.cuda does. One
+difference is the point of the course: a "warp" here is an AMD wavefront, 64 lanes on
+CDNA (``cuda.warpsize`` says so), so code that hard-codes 32 shows its assumption.
+
+>>> import numpy as np
+>>> from gpusim import cuda
+>>> @cuda.jit
+... def inc(a):
+...     i = cuda.grid(1)
+...     if i < a.size:
+...         a[i] += 1
+>>> a = np.zeros(100, np.int32)
+>>> inc[1, 128](a)
+>>> int(a.sum())
+100
+"""
+
+from __future__ import annotations
+
+from numba import (  # numba.cuda material writes numba.float32 or cuda.float32
+    boolean,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    void,
+)
+
+from gpusim import hip as _hip
+from gpusim.compile.lang import *  # noqa: F403 - the kernel language
+from gpusim.compile.lang import __all__ as _language
+from gpusim.runtime.api import hipDeviceSynchronize, pinned_array
+from gpusim.runtime.api_async import Event
+from gpusim.runtime.darray import DeviceArray, device_array, device_array_like, to_device
+from gpusim.runtime.kernel import jit
+from gpusim.runtime.managed import managed_array
+from gpusim.runtime.scheduler import Stream
+from gpusim.runtime.system import get_system
+
+
+def synchronize() -> None:
+    """Wait for all work on the current device."""
+    hipDeviceSynchronize()
+
+
+def stream() -> Stream:
+    """A new stream."""
+    return _hip.stream()
+
+
+def default_stream() -> int:
+    """The null stream (pass it, or 0, wherever a stream is accepted)."""
+    return 0
+
+
+def event(timing: bool = True) -> Event:
+    """A new event; ``timing=False`` makes one that cannot be timed."""
+    return _hip.event(timing)
+
+
+def event_elapsed_time(start: Event, stop: Event) -> float:
+    """Milliseconds between two recorded, completed events."""
+    return start.elapsed_time(stop)
+
+
+def is_available() -> bool:
+    """An emulated GPU is always available."""
+    return True
+
+
+def select_device(device_id: int) -> None:
+    """Make ``device_id`` the current device (hipSetDevice)."""
+    _hip.hipSetDevice(device_id)
+
+
+def get_current_device() -> _hip.hipDeviceProp_t:
+    """Properties of the current device (numba returns a device object; the fields a
+    lesson prints -- name, and the hipDeviceProp_t fields -- are here)."""
+    return _hip.hipGetDeviceProperties()
+
+
+def detect() -> bool:
+    """Print the emulated devices, like numba.cuda.detect()."""
+    devices = get_system().devices
+    print(f"Found {len(devices)} emulated AMD GPUs")
+    for dev in devices:
+        print(f"[{dev.ordinal}] {dev.spec.name} ({dev.spec.gcn_arch_name})")
+    return True
+
+
+mapped_array = managed_array  # host- and device-visible, as numba's mapped memory
+
+__all__ = [*_language, "jit", "to_device", "device_array", "device_array_like",
+           "pinned_array", "mapped_array", "managed_array", "DeviceArray", "synchronize",
+           "stream", "default_stream", "event", "event_elapsed_time", "is_available",
+           "select_device", "get_current_device", "detect", "boolean", "float32", "float64", "int8", "int16",
+           "int32", "int64", "uint8", "uint16", "uint32", "uint64", "void"]

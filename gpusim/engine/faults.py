@@ -1,0 +1,76 @@
+"""Turn a fault raised inside generated code into a ``HipError`` a learner can act on.
+
+The message names the kernel, the file, line and column, the source line, the thread and
+block (as ``threadIdx``/``blockIdx`` triples), and for a bad index the array, its shape and
+the index. Nothing was written out of bounds: the check runs before the access.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpusim.compile.compiled import CompiledKernel
+from gpusim.compile.devicelib import FAULT_ASSERT, FAULT_BARRIER, FAULT_BOUNDS
+from gpusim.errors import HipError, hipError_t
+
+_SPACE = {"global": "global", "shared": "LDS (shared)", "local": "private (local)",
+          "const": "constant"}
+
+
+def unflatten(linear: int, dims: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Linear index -> (x, y, z) with x fastest, as HIP numbers threads and blocks.
+
+    >>> unflatten(70, (64, 2, 1))
+    (6, 1, 0)
+    """
+    x, y = dims[0], dims[1]
+    return (linear % x, linear // x % y, linear // (x * y))
+
+
+def _array_shape(ck: CompiledKernel, site: Any, args: tuple) -> tuple | None:
+    if ck.ir is not None and site.var in ck.ir.arrays:
+        decl = ck.ir.arrays[site.var]
+        return None if decl.dynamic else decl.shape
+    if ck.ir is not None and site.var in ck.ir.params:
+        arg = args[ck.ir.params.index(site.var)]
+        return getattr(arg, "shape", None)
+    return None
+
+
+def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tuple,
+                args: tuple) -> HipError:
+    """The ``HipError`` for ``KernelFaultError(code, site, block, thread, value, limit)``."""
+    code, site_no, b, t, value, limit = (int(a) for a in fault_args[:6])
+    site = ck.sites[site_no]
+    where = f"line {site.line}, column {site.col} of {site.filename}"
+    if site.func != ck.name:
+        where += f" (device function '{site.func}')"
+    text = ck.line_text(site.line) if site.func == ck.name else ""
+    thread = f"threadIdx={unflatten(t, block)} of blockIdx={unflatten(b, grid)}" if t >= 0 \
+        else f"blockIdx={unflatten(b, grid)}"
+    src = f"\n    {text}" if text else ""
+    if code == FAULT_BOUNDS:
+        shape = _array_shape(ck, site, args)
+        shape_text = f" (shape {shape})" if shape is not None else ""
+        msg = (f"kernel '{ck.name}': out-of-bounds {site.what} of {_SPACE.get(site.space, '')} "
+               f"array '{site.array}'{shape_text} at {where}: index {value} is outside "
+               f"0..{limit - 1} in a dimension of size {limit}; {thread}.{src}\n"
+               "Nothing outside the array was read or written: the kernel stopped at this "
+               "access. Guard the access with an `if` on the index (e.g. `if i < a.shape[0]:`).")
+        if site.space == "shared":
+            msg += (" (On AMD hardware an out-of-range LDS access is silently dropped or reads "
+                    "0; the emulator reports it instead.)")
+        return HipError(hipError_t.hipErrorIllegalAddress, msg)
+    if code == FAULT_BARRIER:
+        msg = (f"kernel '{ck.name}': divergent barrier at {where}: {site.what} was reached by "
+               f"{value} of the {limit} live threads of blockIdx={unflatten(b, grid)}; "
+               f"threadIdx={unflatten(t, block)} did not arrive (it took another branch or left "
+               f"the loop).{src}\nEvery live thread of a block must reach the same barrier; on "
+               "a GPU this hangs or corrupts LDS. Move the barrier out of the `if`/loop, or make "
+               "its condition the same for the whole block.")
+        return HipError(hipError_t.hipErrorLaunchFailure, msg)
+    if code == FAULT_ASSERT:
+        msg = f"kernel '{ck.name}': assertion failed at {where} in {thread}.{src}"
+        return HipError(hipError_t.hipErrorAssert, msg)
+    return HipError(hipError_t.hipErrorLaunchFailure,
+                    f"kernel '{ck.name}' stopped with fault code {code} at {where}")

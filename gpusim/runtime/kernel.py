@@ -1,0 +1,207 @@
+"""``@hip.jit`` and kernel launch: ``kernel[grid, block, stream, shared_bytes](*args)``.
+
+A ``Kernel`` compiles lazily, once per argument types (and wave size of the current
+device), then queues the launch on a stream like hipLaunchKernelGGL does. Arguments:
+
+- ``DeviceArray``: the kernel works on its device memory;
+- a host NumPy array: copied to a temporary device array, and back after the kernel
+  (numba.cuda's convenience; it costs two copies, which the profiler shows);
+- numbers: passed by value.
+
+>>> import numpy as np
+>>> from gpusim.compile import lang as hip     # what `from gpusim import hip` re-exports
+>>> from gpusim.runtime.darray import device_array
+>>> @jit
+... def scale(a, out):
+...     i = hip.grid(1)
+...     if i < out.size:
+...         out[i] = a * i
+>>> d = device_array(5, np.float32)
+>>> scale[1, 64](2.0, d)
+>>> d.copy_to_host()
+array([0., 2., 4., 6., 8.], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from gpusim.compile.compiled import CompiledKernel
+from gpusim.compile.lang import DeviceFunction
+from gpusim.engine import launch as engine_launch
+from gpusim.engine import specialize, validate_launch
+from gpusim.engine.validate import as_dim3
+from gpusim.errors import HipError, hipError_t
+from gpusim.runtime.darray import DeviceArray, to_device
+from gpusim.runtime.managed import ManagedArray
+from gpusim.runtime.streams import enqueue
+from gpusim.runtime.system import current_device
+
+# numba.cuda.jit options accepted for compatibility; none changes what the emulator does.
+_IGNORED_OPTIONS = {"debug", "opt", "lineinfo", "fastmath", "cache", "link", "max_registers",
+                    "inline", "boundscheck"}
+
+
+class Kernel:
+    """A ``@hip.jit`` kernel: index it with a launch configuration, then call it.
+
+    ``launch_bounds`` is the most threads per block the kernel accepts (HIP's
+    ``__launch_bounds__``). ``check`` is kept for the checked path (races, uninitialised
+    LDS) that will honour it; today every launch already checks every index and barrier.
+    """
+
+    __gpusim_kernel__ = True
+
+    def __init__(self, py_func: Callable[..., Any], *, launch_bounds: int | None = None,
+                 check: bool | None = None):
+        self.py_func = py_func
+        self.__name__ = getattr(py_func, "__name__", "kernel")
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+        self.launch_bounds = launch_bounds
+        self.check = check
+        self.specializations: list[CompiledKernel] = []
+
+    def __repr__(self) -> str:
+        return f"<gpusim kernel {self.__name__}>"
+
+    def __call__(self, *args: Any) -> None:
+        raise HipError(hipError_t.hipErrorMissingConfiguration,
+                       f"kernel '{self.__name__}' needs a launch configuration: "
+                       f"{self.__name__}[blocks, threads_per_block](...)")
+
+    def __getitem__(self, config: Any) -> Callable[..., None]:
+        """``kernel[grid, block]``, ``[grid, block, stream]``, ``[grid, block, stream, shared]``."""
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise HipError(hipError_t.hipErrorInvalidConfiguration,
+                           f"launch configuration of '{self.__name__}' must be [grid, block], "
+                           "[grid, block, stream] or [grid, block, stream, shared_bytes], got "
+                           f"{config!r}")
+        grid, block = config[0], config[1]
+        stream = config[2] if len(config) > 2 else 0
+        shared = config[3] if len(config) > 3 else 0
+
+        def configured(*args: Any) -> None:
+            self.launch(grid, block, args, stream=stream, shared_bytes=shared)
+        return configured
+
+    def specialize(self, *args: Any) -> CompiledKernel:
+        """Compile for these arguments on the current device (without running).
+
+        >>> import numpy as np
+        >>> def k(out):
+        ...     out[0] = 1
+        >>> Kernel(k).specialize(np.zeros(1)).n_regions
+        1
+        """
+        views = tuple(_device_value(a) for a in args)
+        ck = specialize(self.py_func, views, current_device().spec.wave_size)
+        if ck not in self.specializations:
+            self.specializations.append(ck)
+        return ck
+
+    def inspect_generated(self, *args: Any) -> str:
+        """The generated Python source (for these arguments, or the last launch's).
+
+        The source has a header (kernel, file, types, schedule), ``# line N: ...`` comments
+        naming your lines, and your variable names.
+        """
+        if args:
+            return self.specialize(*args).source
+        if not self.specializations:
+            raise HipError(hipError_t.hipErrorInvalidDeviceFunction,
+                           f"kernel '{self.__name__}' has not been compiled yet: launch it, "
+                           "or pass example arguments: kernel.inspect_generated(x, out)")
+        return self.specializations[-1].source
+
+    def launch(self, grid: Any, block: Any, args: tuple, *, stream: Any = 0,
+               shared_bytes: int = 0) -> None:
+        """Queue the kernel on ``stream`` (hipLaunchKernelGGL)."""
+        device = current_device()
+        spec = device.spec
+        grid3, block3 = as_dim3(grid, "grid"), as_dim3(block, "block")
+        threads = math.prod(block3)
+        if self.launch_bounds is not None and threads > self.launch_bounds:
+            raise HipError(hipError_t.hipErrorInvalidConfiguration,
+                           f"launch of '{self.__name__}': {threads} threads per block, but the "
+                           f"kernel declares launch_bounds={self.launch_bounds}")
+        validate_launch(self.__name__, grid3, block3, int(shared_bytes), 0, spec)
+        copies: list[tuple[np.ndarray, DeviceArray]] = []
+        values = []
+        for arg in args:
+            if isinstance(arg, np.ndarray):  # numba.cuda: copy in, run, copy back
+                tmp = to_device(arg, stream=stream)
+                copies.append((arg, tmp))
+                arg = tmp
+            values.append(_device_value(arg))
+        values = tuple(values)
+        ck = specialize(self.py_func, values, spec.wave_size)
+        if ck not in self.specializations:
+            self.specializations.append(ck)
+        validate_launch(ck.name, grid3, block3, int(shared_bytes), ck.static_lds_bytes, spec)
+        info = {
+            "grid": grid3, "block": block3, "lds_bytes": ck.static_lds_bytes + int(shared_bytes),
+            "wave_size": spec.wave_size,
+            "bytes": sum(v.nbytes for v in values if isinstance(v, np.ndarray)),
+            "resources": {}, "regions": ck.n_regions, "barriers": ck.n_barriers,
+        }
+
+        def run() -> None:
+            engine_launch(ck, grid=grid3, block=block3, args=values,
+                          dynamic_lds_bytes=int(shared_bytes), device=spec)
+        for arg in args:  # unified memory: pages fault over before the kernel runs
+            if isinstance(arg, ManagedArray):
+                arg.device_touch(stream)
+        enqueue(stream, run, name=self.__name__, kind="kernel", info=info)
+        for host, tmp in copies:
+            if host.flags.writeable:
+                tmp.copy_to_host(host, stream=stream)
+
+
+def _device_value(arg: Any) -> Any:
+    """What the engine gets for a kernel argument."""
+    if isinstance(arg, DeviceArray):
+        return arg.device_view()
+    if isinstance(arg, (bool, int, float, complex, np.generic, np.ndarray)):
+        return arg
+    raise TypeError(f"kernel argument of type {type(arg).__name__} is not supported; pass "
+                    "device arrays, NumPy arrays or numbers")
+
+
+def jit(func: Callable[..., Any] | Any = None, *, device: bool = False, check: bool | None = None,
+        launch_bounds: int | None = None, **options: Any) -> Any:
+    """Make a kernel (``@hip.jit``) or a device function (``@hip.jit(device=True)``).
+
+    A numba.cuda signature as first argument (``@jit("void(float32[:])")``) is accepted and
+    ignored: kernels compile for the types they are launched with.
+
+    >>> @jit(device=True)
+    ... def twice(x):
+    ...     return 2 * x
+    >>> twice(4)
+    8
+    """
+    unknown = set(options) - _IGNORED_OPTIONS
+    if unknown:
+        raise TypeError(f"hip.jit got unknown option(s) {sorted(unknown)}; it accepts device=, "
+                        "launch_bounds=, check= (and numba.cuda's debug/opt/lineinfo/fastmath/"
+                        "cache, which change nothing here)")
+    if func is None or isinstance(func, (str, list, tuple)) or not callable(func):
+        return lambda f: jit(f, device=device, check=check, launch_bounds=launch_bounds,
+                             **options)
+    if device:
+        return DeviceFunction(func)
+    return Kernel(func, launch_bounds=launch_bounds, check=check)
+
+
+def hipLaunchKernelGGL(kernel: Kernel, grid: Any, block: Any, shared_bytes: int, stream: Any,
+                       *args: Any) -> None:  # noqa: N802 - HIP's name
+    """HIP's launch macro: ``hipLaunchKernelGGL(k, grid, block, shared_bytes, stream, *args)``."""
+    if not isinstance(kernel, Kernel):
+        raise HipError(hipError_t.hipErrorInvalidDeviceFunction,
+                       f"hipLaunchKernelGGL: {kernel!r} is not a @hip.jit kernel")
+    kernel.launch(grid, block, args, stream=stream, shared_bytes=shared_bytes)
