@@ -104,5 +104,5 @@ mapped_array = managed_array  # host- and device-visible, as numba's mapped memo
 __all__ = [*_language, "jit", "to_device", "device_array", "device_array_like",
            "pinned_array", "mapped_array", "managed_array", "DeviceArray", "synchronize",
            "stream", "default_stream", "event", "event_elapsed_time", "is_available",
-           "select_device", "get_current_device", "detect", "boolean", "float32", "float64", "int8", "int16",
-           "int32", "int64", "uint8", "uint16", "uint32", "uint64", "void"]
+           "select_device", "get_current_device", "detect", "boolean", "float32", "float64",
+           "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "void"]
