@@ -18,6 +18,7 @@ kernel 'k', line 2, column 5 (k.py): `try` statements are not supported in kerne
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from gpusim.errors import KernelCompileError
@@ -43,6 +44,20 @@ class SourceFile:
         return self  # immutable in practice; AST copies share it
 
 
+# Jupyter compiles each cell into a temporary file named after the kernel process.
+_NOTEBOOK_CELL = re.compile(r"[/\\]ipykernel_\d+[/\\]\d+\.py$")
+
+
+def shown_filename(filename: str) -> str:
+    """How a kernel's file is named in messages: "notebook cell" for Jupyter's temporary
+    cell files (whose names change every session), the path otherwise.
+
+    >>> shown_filename("/tmp/ipykernel_4242/3002312983.py"), shown_filename("k.py")
+    ('notebook cell', 'k.py')
+    """
+    return "notebook cell" if _NOTEBOOK_CELL.search(filename) else filename
+
+
 def compile_error(src: SourceFile, node: ast.AST | None, message: str, *,
                   construct: str = "", instead: str = "",
                   kernel: str | None = None) -> KernelCompileError:
@@ -55,7 +70,7 @@ def compile_error(src: SourceFile, node: ast.AST | None, message: str, *,
     lineno = getattr(node, "lineno", src.firstlineno) if node is not None else src.firstlineno
     col = getattr(node, "col_offset", 0) + 1 if node is not None else 1
     name = kernel or src.func
-    where = f"kernel '{name}', line {lineno}, column {col} ({src.filename})"
+    where = f"kernel '{name}', line {lineno}, column {col} ({shown_filename(src.filename)})"
     if kernel and src.func != kernel:
         where += f", in device function '{src.func}'"
     text = src.line_text(lineno)

@@ -11,6 +11,7 @@ from typing import Any
 
 from gpusim.compile.compiled import CompiledKernel
 from gpusim.compile.devicelib import FAULT_ASSERT, FAULT_BARRIER, FAULT_BOUNDS
+from gpusim.compile.diagnostics import shown_filename
 from gpusim.errors import HipError, hipError_t
 
 _SPACE = {"global": "global", "shared": "LDS (shared)", "local": "private (local)",
@@ -42,7 +43,7 @@ def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tu
     """The ``HipError`` for ``KernelFaultError(code, site, block, thread, value, limit)``."""
     code, site_no, b, t, value, limit = (int(a) for a in fault_args[:6])
     site = ck.sites[site_no]
-    where = f"line {site.line}, column {site.col} of {site.filename}"
+    where = f"line {site.line}, column {site.col} of {shown_filename(site.filename)}"
     if site.func != ck.name:
         where += f" (device function '{site.func}')"
     text = ck.line_text(site.line) if site.func == ck.name else ""
