@@ -69,9 +69,8 @@ def block_sum_njit(x, partial, blocks, block):
             i = bid * block + t
             tile[t] = x[i] if i < x.size else 0.0
         stride = block // 2
-        while stride > 0:  # one phase per barrier
-            for t in range(block):
-                if t < stride:
-                    tile[t] += tile[t + stride]
+        while stride > 0:  # one phase per barrier; only the threads that work
+            for t in range(stride):
+                tile[t] += tile[t + stride]
             stride //= 2
         partial[bid] = tile[0]
