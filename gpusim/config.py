@@ -38,7 +38,7 @@ class Config:
     trace: bool = False  # record memory traces for the memory model
     parallel: bool = True  # run independent workgroups on all host cores
     cache_dir: str = ""  # where compiled kernels are kept between processes
-    debug: str = ""  # "ir", "source" or "ir,source": print compiler stages
+    debug: str = ""  # "ir", "source", "llvm" or e.g. "ir,source": print compiler stages
 
     def __setattr__(self, name: str, value: object) -> None:
         known = {f.name: f for f in fields(Config)}

@@ -165,3 +165,19 @@ class KernelCompileError(GpusimError):
 
 class ConfigError(GpusimError, ValueError):
     """A ``gpusim.config`` knob or ``GPUSIM_*`` variable has an invalid value."""
+
+
+class SanitizerError(HipError):
+    """The checked path (``gpusim.config.check``) found bugs in a kernel.
+
+    ``findings`` lists each distinct one (a data race, an uninitialised LDS read, ...)
+    with its source lines, threads and count; printing it gives the text report.
+
+    >>> err = SanitizerError(hipError_t.hipErrorLaunchFailure, "kernel 'k': 1 LDS race", [])
+    >>> err.code.value, err.findings
+    (719, [])
+    """
+
+    def __init__(self, code: hipError_t, message: str, findings: list | None = None):
+        super().__init__(code, message)
+        self.findings = findings if findings is not None else []

@@ -19,6 +19,17 @@ Generated code calls ``devicelib.py`` (bounds checks, shuffles, votes, barrier c
 ``atomics.py`` and ``machine_ops.py``; they work compiled and as plain Python, so the same
 generated module is also the pure-Python reference path.
 
+Instrumented modes share the generator through ``instrument.py`` hooks: ``"check"``
+(``codegen_check.py`` + ``checklib.py``/``checkops.py``) is the sanitizer: every LDS
+access and every access to a written global array updates shadow memory that finds
+races and uninitialised LDS reads; ``"trace"``
+(``codegen_trace.py`` + ``tracelib.py``, costs from ``trace_costs.py``) records each
+lane's global/LDS address and per-thread instruction counts for the memory model.
+
+A second back end, ``amdgpu/``, lowers the IR after ``infer`` to LLVM IR for AMD GPUs
+and compiles it with LLVM's AMDGPU backend: real VGPR/SGPR/LDS counts, occupancy and
+the ISA (``Kernel.resources``, ``Kernel.isa``); it never runs the kernel.
+
 Semantics in one paragraph: each region runs every live thread of the work-group in
 turn (a legal schedule between barriers); waves are consecutive linear thread ids, x
 fastest; a barrier needs every live thread (``return`` leaves the block, as an exited

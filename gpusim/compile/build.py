@@ -26,7 +26,7 @@ from pathlib import Path
 from gpusim.compile.ir import KernelIR
 from gpusim.errors import KernelCompileError
 
-_LIB_FILES = ("devicelib.py", "atomics.py", "machine_ops.py")
+_LIB_FILES = ("devicelib.py", "atomics.py", "machine_ops.py", "checklib.py", "checkops.py")
 _lock = threading.Lock()
 
 
@@ -107,7 +107,8 @@ def compile_module(kir: KernelIR, arg_types: tuple) -> types.SimpleNamespace:
     sample = workspace(1, 16)
     i64, vec = nbtypes.int64, nbtypes.Array(nbtypes.int64, 1, "C")
     consts = tuple(typeof(kir.arrays[n].value) for n in sorted(kir.const_params))
-    signature = (i64, i64) + tuple(arg_types) + consts + (vec, vec) + (
+    extra = tuple(ty for _, ty in kir.extra_args)  # an instrumented mode's arguments
+    signature = (i64, i64) + tuple(arg_types) + consts + (vec, vec) + extra + (
         (typeof(sample),) if sample else ())
     try:
         run.compile(signature)

@@ -23,6 +23,7 @@ import numpy as np
 
 from gpusim.compile.codegen_expr import ExprGen, alias, expr_source
 from gpusim.compile.codegen_region import Lines, RegionWriter
+from gpusim.compile.instrument import instrument_for
 from gpusim.compile.intrinsic_types import base_name
 from gpusim.compile.ir import (
     Barrier,
@@ -63,6 +64,8 @@ class Generator:
         self.gen = ExprGen(kir, kir.wave_size, self.used)
         self.out = Lines()
         self.regions = RegionWriter(kir, self.gen, self.out)
+        # hooks of the generation mode (none on the fast path), see instrument.py
+        self.instrument = self.gen.instrument = instrument_for(kir)
 
     # -- pieces -----------------------------------------------------------------------
     def operand(self, node: ast.expr) -> str:
@@ -120,6 +123,8 @@ class Generator:
         for name in sorted(self.used | {"kernel_jit"}):
             head.line(f"    {name}," if alias(name) == name else f"    {name} as {alias(name)},")
         head.line(")")
+        for text in self.instrument.imports():
+            head.line(text)
         head.line()
         head.line('_jit = _kernel_jit(globals().get("_GPUSIM_REFERENCE", False))')
         head.line('if globals().get("_GPUSIM_REFERENCE", False):  # plain Python, no numba')
@@ -133,19 +138,23 @@ class Generator:
         ws = self.workspace()
         extra = ", _ws" if ws else ""
         out.line("@_jit")
-        out.line(f"def {kir.name}__run({self.params('_b0', '_b1', '_lp', '_ctl')}{extra}):")
+        extra_args = [name for name, _ in kir.extra_args]
+        out.line(f"def {kir.name}__run({self.params('_b0', '_b1', '_lp', '_ctl', *extra_args)}"
+                 f"{extra}):")
         out.indent += 1
         out.line(f'"""Work-groups _b0 .. _b1-1 of {kir.name}, one after the other."""')
         out.line(", ".join(LAUNCH_FIELDS[:8]) + " = " + ", ".join(
             f"_lp[{i}]" for i in range(8)))
         if ws:
             out.line(", ".join(n for n, _ in ws) + (", = _ws" if len(ws) == 1 else " = _ws"))
+        self.instrument.prologue(out)
         out.line("for _b in range(_b0, _b1):")
         out.indent += 1
         out.line("# ---- one work-group: block number _b (x fastest)")
         out.line("_bx = _b % _gdx")
         out.line("_by = _b // _gdx % _gdy")
         out.line("_bz = _b // (_gdx * _gdy)")
+        self.instrument.block_start(out)
         if kir.masks:
             out.line("_m0[:] = True  # the block's live threads")
         if kir.has_return and kir.masks:
@@ -179,6 +188,7 @@ class Generator:
             self.out.line("pass")
         for node in nodes:
             getattr(self, "node_" + type(node).__name__)(node)
+            self.instrument.after(node, self.out)
 
     def node_Region(self, node: Region) -> None:
         self.regions.write(node)
@@ -265,12 +275,13 @@ class Generator:
         self.exit_check(node)
 
     def loop_nodes(self, node) -> None:
-        """A block-level loop body, then the watchdog poll."""
+        """The watchdog poll (first, so `continue` cannot skip it), then the loop body."""
+        site = self.kir.add_site(ast.Pass(lineno=node.line, col_offset=0), "loop")
+        self.out.line(f"_poll(_ctl, _b, {site})  # the watchdog can stop a runaway loop")
+        self.used.add("_poll")
         self.regions.loop_depth += 1
         self.nodes(node.body)
         self.regions.loop_depth -= 1
-        self.out.line("_poll(_ctl, _b)")
-        self.used.add("_poll")
 
     def exit_check(self, node) -> None:
         """After a loop whose body can end the block (every thread returned)."""

@@ -54,6 +54,7 @@ class ExprGen(ast.NodeTransformer):
                 self.arrays[p] = None  # a global array argument
         self.access = "read"
         self.store_access = "write"  # "update" while writing the target of `a[i] += v`
+        self.instrument = None  # the generation mode's hooks (instrument.py), if any
 
     def helper(self, name: str) -> ast.Name:
         """A device-library name, imported as ``_name`` so no user variable can hide it."""
@@ -122,13 +123,20 @@ class ExprGen(ast.NodeTransformer):
         user = self.kir.user_name(array)
         space = decl.space if decl is not None else "global"
         site = self.kir.add_site(at, self.access, array=user, space=space, var=array)
-        checked = []
+        checked, bounds = [], []
         for k, p in enumerate(parts):
             if decl is not None and not decl.dynamic:
                 bound: ast.expr = ast.Constant(decl.shape[k])
             else:
                 bound = _expr(f"{array}.shape[{k}]")
+            what, self.access = self.access, "read"  # arrays read inside an index: reads
             checked.append(self.check(self.visit(p), bound, site))
+            self.access = what
+            bounds.append(bound)
+        if self.instrument is not None:  # e.g. the sanitizer records the access
+            hooked = self.instrument.index(self, array, checked, bounds, site, space)
+            if hooked is not None:
+                return hooked
         return checked[0] if len(checked) == 1 else ast.Tuple(checked, ast.Load())
 
 

@@ -61,6 +61,8 @@ class RegionWriter:
         self.region = region
         out, kir = self.out, self.kir
         lo, hi = region.lines
+        if self.gen.instrument is not None:  # e.g. the trace mode opens a region instance
+            self.gen.instrument.region(region, out)
         if region.scalar and not region.sets_masks:
             out.line(f"# region {region.index}: lines {lo}-{hi}, the same in every thread: "
                      "computed once for the block")
@@ -135,6 +137,8 @@ class RegionWriter:
 
     # -- statements -------------------------------------------------------------------
     def block(self, stmts: list[ast.stmt], depth: int) -> None:
+        if self.gen.instrument is not None:  # e.g. the trace mode counts instructions
+            self.gen.instrument.statements(stmts, self.out)
         if not stmts:
             self.out.line("pass")
         for s in stmts:
@@ -162,12 +166,19 @@ class RegionWriter:
                 self.nested(s.orelse, depth)
         elif isinstance(s, ast.For):
             args = ", ".join(expr_source(gen, a) for a in s.iter.args)
+            self.poll_counter(s, depth)
             out.line(f"for {s.target.id} in range({args}):")
+            out.line("    _pc += 1  # the watchdog looks every 2**16 iterations")
+            out.line("    if (_pc & 65535) == 0:")
+            out.line(f"        _poll(_ctl, _b, {self.kir.add_site(s, 'loop')})")
+            gen.used.add("_poll")
             self.nested(s.body, depth + 1)
             self.escape_after_loop(s, depth)
         elif isinstance(s, ast.While):
+            self.poll_counter(s, depth)
             out.line(f"while {expr_source(gen, s.test)}:")
-            out.line("    _poll(_ctl, _b)  # the watchdog can stop a runaway loop")
+            out.line(f"    _poll(_ctl, _b, {self.kir.add_site(s, 'loop')})  # the watchdog can "
+                     "stop a runaway loop")
             gen.used.add("_poll")
             self.nested(s.body, depth + 1)
             self.escape_after_loop(s, depth)
@@ -188,6 +199,11 @@ class RegionWriter:
         else:
             raise compile_error(self.kir.src, s, f"{type(s).__name__} statements are not "
                                 "supported in kernels", kernel=self.kir.name)
+
+    def poll_counter(self, loop: ast.stmt, depth: int) -> None:
+        """Start the iteration counter of the `for` loops in a thread's outermost loop."""
+        if depth == 0 and any(isinstance(n, ast.For) for n in ast.walk(loop)):
+            self.out.line("_pc = 0")
 
     def nested(self, stmts: list[ast.stmt], depth: int) -> None:
         self.out.indent += 1

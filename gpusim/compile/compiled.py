@@ -47,6 +47,7 @@ class CompiledKernel:
     firstlineno: int = 0
     source_lines: list[str] = field(default_factory=list)
     ir: KernelIR | None = None
+    mode: str = "fast"  # "fast" or "check" (instrumented by the sanitizer), see instrument.py
 
     @classmethod
     def from_ir(cls, kir: KernelIR, run: Any, workspace: Any, *, reference: bool
@@ -65,7 +66,8 @@ class CompiledKernel:
             n_collectives=sum(isinstance(n, Collective) for n in nodes),
             uses_global_atomics=atomics, reference=reference,
             module_path=getattr(kir, "module_path", ""), filename=kir.src.filename,
-            firstlineno=kir.src.firstlineno, source_lines=list(kir.src.lines), ir=kir)
+            firstlineno=kir.src.firstlineno, source_lines=list(kir.src.lines), ir=kir,
+            mode=kir.mode)
 
     def line_text(self, line: int, filename: str | None = None) -> str:
         """The user's source line ``line`` (of the kernel's own file)."""

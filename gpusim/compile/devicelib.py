@@ -8,7 +8,8 @@ so one generated module serves both. The parts:
 - ``_ix``: bounds-checked indexing (a negative index is out of bounds, as on a GPU);
 - wave collectives over a whole work-group at once (``_shfl``, ``_vote``) and barrier
   checks (``_barrier``, ``_sync_count``), following HIP's ``amd_warp_functions.h``;
-- the watchdog poll (``_poll``), placed in every ``while`` loop and block-level loop.
+- the watchdog poll (``_poll``), placed in every ``while`` loop and block-level loop, and
+  every 2**16 iterations of a thread's ``for`` loops; its ``site`` names the loop.
 
 Shuffle semantics (HIP on AMD, ``__shfl*`` via ``ds_bpermute``): the source lane is computed
 within the ``width`` segment; shfl_up/down/xor sources outside the segment fall back to
@@ -200,19 +201,27 @@ def _vote(out, pred, mask, nt, wave, kind):
 
 @register_jitable(cache=True)
 def _barrier(mask, alive, nt, site, b):
-    """A barrier under divergent control: every live thread must have arrived."""
+    """A barrier under divergent control: every live thread must have arrived.
+
+    The fault carries (site, block, first missing thread, arrived, live threads, first
+    thread that arrived, threads that had returned) for the message.
+    """
     arrived = 0
     missing = -1
+    first = -1
     total = 0
     for t in range(nt):
         if alive[t]:
             total += 1
             if mask[t]:
                 arrived += 1
+                if first < 0:
+                    first = t
             elif missing < 0:
                 missing = t
     if missing >= 0:
-        raise KernelFaultError(FAULT_BARRIER, site, b, missing, arrived, total)
+        raise KernelFaultError(FAULT_BARRIER, site, b, missing, arrived, total, first,
+                               nt - total)
 
 
 @register_jitable(cache=True)
@@ -248,15 +257,18 @@ def _any_set(mask, nt):
     return False
 
 
-def _poll(ctl, b):
-    """Stop here if the watchdog fired or another worker faulted (checked in loops)."""
+def _poll(ctl, b, site):
+    """Stop here if the watchdog fired or another worker faulted (checked in loops).
+
+    ``site`` is the loop's fault site, so a watchdog stop can name the loop.
+    """
     if ctl[0] != 0:
-        raise KernelFaultError(FAULT_STOPPED, -1, b, -1, 0, 0)
+        raise KernelFaultError(FAULT_STOPPED, site, b, -1, 0, 0)
 
 
 @overload(_poll, jit_options={"cache": True})
-def _ov_poll(ctl, b):
-    def impl(ctl, b):
+def _ov_poll(ctl, b, site):
+    def impl(ctl, b, site):
         if _load_raw(ctl, 0) != 0:  # an atomic load: the flag is set by another thread
-            raise KernelFaultError(FAULT_STOPPED, -1, b, -1, 0, 0)
+            raise KernelFaultError(FAULT_STOPPED, site, b, -1, 0, 0)
     return impl

@@ -327,6 +327,11 @@ class KernelIR:
     static_lds_bytes: int = 0
     const_params: list[str] = field(default_factory=list)
     temp_counter: int = 0
+    # Generation mode: "fast", or an instrumented one ("check": the sanitizer; see
+    # instrument.py). An instrumented mode may add run() arguments after ``_ctl``:
+    # (name, numba type) pairs, passed by the engine in this order.
+    mode: str = "fast"
+    extra_args: list[tuple[str, Any]] = field(default_factory=list)
 
     def fresh(self, stem: str) -> str:
         """A new internal variable name (internal names start with an underscore)."""

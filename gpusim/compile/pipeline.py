@@ -89,8 +89,11 @@ def dump(kir: KernelIR, pass_name: str) -> str:
 
 
 def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
-              passes: tuple[str, ...] | None = None) -> KernelIR:
+              passes: tuple[str, ...] | None = None, mode: str = "fast") -> KernelIR:
     """Run the passes (all, or those named) and return the IR.
+
+    ``mode`` chooses the generated code: "fast", or "check" (the sanitizer's
+    instrumented accesses, see ``instrument.py``).
 
     >>> def k(out):
     ...     out[0] = 1
@@ -98,7 +101,7 @@ def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
     'k'
     """
     kir = KernelIR(name=getattr(pyfunc, "__name__", "kernel"), pyfunc=pyfunc,
-                   arg_types=tuple(arg_types), wave_size=wave_size)
+                   arg_types=tuple(arg_types), wave_size=wave_size, mode=mode)
     for name, run in PASSES:
         if passes is not None and name not in passes:
             continue
@@ -118,11 +121,12 @@ def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
 
 
 def compile_kernel(pyfunc: Any, arg_types: tuple, *, wave_size: int,
-                   reference: bool = False) -> CompiledKernel:
+                   reference: bool = False, mode: str = "fast") -> CompiledKernel:
     """Compile ``pyfunc`` for ``arg_types`` (numba types) and a wave size.
 
     ``reference=True`` runs the generated code as plain Python (slow, but no numba).
+    ``mode="check"`` generates the sanitizer's instrumented code.
     """
-    kir = front_end(pyfunc, wave_size=wave_size, arg_types=arg_types)
+    kir = front_end(pyfunc, wave_size=wave_size, arg_types=arg_types, mode=mode)
     mod = reference_module(kir) if reference else compile_module(kir, tuple(arg_types))
     return CompiledKernel.from_ir(kir, mod.run, mod.workspace, reference=reference)

@@ -3,9 +3,13 @@
 Data flow::
 
     CompiledKernel (gpusim.compile) --launch()--> validate.py  (limits of the DeviceSpec)
-                                             \\--> workers.py  (host threads claim blocks,
-                                                                watchdog, Ctrl-C)
+                                             \\--> workers.py  (host threads claim blocks)
+                                                  -> watchdog.py (timeout, Ctrl-C: stop them)
+                                             \\--> sanitizer.py (check mode: shadow memory in,
+                                                  findings.py records and report out)
                                              \\--> faults.py   (KernelFaultError -> HipError)
+                                             \\--> tracing.py  (trace mode: first work-groups
+                                                  instrumented -> trace_rows.py -> memsim Trace)
 
 >>> from gpusim.engine import launch, validate_launch
 """

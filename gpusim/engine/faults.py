@@ -63,12 +63,18 @@ def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tu
                     "0; the emulator reports it instead.)")
         return HipError(hipError_t.hipErrorIllegalAddress, msg)
     if code == FAULT_BARRIER:
+        first, exited = (int(a) for a in fault_args[6:8]) if len(fault_args) >= 8 else (-1, 0)
+        among = f" (threadIdx={unflatten(first, block)} among them)" if first >= 0 else ""
+        others = limit - value - 1
+        more = f" and {others} other thread{'s' if others != 1 else ''}" if others > 0 else ""
+        gone = (f" {exited} thread{'s' if exited != 1 else ''} had already returned; an exited "
+                "thread is not waited for, as on AMD hardware." if exited else "")
         msg = (f"kernel '{ck.name}': divergent barrier at {where}: {site.what} was reached by "
-               f"{value} of the {limit} live threads of blockIdx={unflatten(b, grid)}; "
-               f"threadIdx={unflatten(t, block)} did not arrive (it took another branch or left "
-               f"the loop).{src}\nEvery live thread of a block must reach the same barrier; on "
-               "a GPU this hangs or corrupts LDS. Move the barrier out of the `if`/loop, or make "
-               "its condition the same for the whole block.")
+               f"{value} of the {limit} live threads of blockIdx={unflatten(b, grid)}{among}; "
+               f"threadIdx={unflatten(t, block)}{more} did not arrive (they took another branch "
+               f"or left the loop).{gone}{src}\nEvery live thread of a block must reach the "
+               "same barrier; on a GPU this hangs or corrupts LDS. Move the barrier out of the "
+               "`if`/loop, or make its condition the same for the whole block.")
         return HipError(hipError_t.hipErrorLaunchFailure, msg)
     if code == FAULT_ASSERT:
         msg = f"kernel '{ck.name}': assertion failed at {where} in {thread}.{src}"

@@ -13,9 +13,10 @@ guarantee that either without a cooperative launch, and the watchdog below ends 
 (Python threads rather than numba's ``prange``: no parfor compile cost, dynamic
 claiming of blocks, and a calling thread that stays free to run the watchdog.)
 
-The calling thread only waits. If the launch runs past ``gpusim.config.watchdog_seconds``
-(or Ctrl-C arrives) it raises the stop flag, which generated code polls at work-group
-boundaries and in every loop, and reports a timeout: the notebook stays usable.
+The calling thread only waits (``watchdog.py``). If the launch runs past
+``gpusim.config.watchdog_seconds`` (or Ctrl-C arrives) it raises the stop flag, which
+generated code polls at work-group boundaries and in every loop, and reports a timeout
+(or the interrupt): the notebook stays usable.
 
 >>> plan_workers(nblocks=1, parallel=True)
 (1, 1)
@@ -31,10 +32,15 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from gpusim.engine.watchdog import (  # noqa: F401 - LaunchTimeoutError is imported from here
+    STOP_FAULT,
+    STOP_WATCHDOG,
+    LaunchTimeoutError,
+    wait_for_workers,
+)
+
 _pool: cf.ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
-
-STOP_WATCHDOG, STOP_FAULT = 1, 2
 
 
 def host_cores() -> int:
@@ -60,10 +66,6 @@ def plan_workers(nblocks: int, parallel: bool) -> tuple[int, int]:
     return workers, chunk
 
 
-class LaunchTimeoutError(Exception):
-    """The watchdog stopped the launch."""
-
-
 def run_workers(body: Callable[[], None], ctl: Any, workers: int, timeout: float) -> list:
     """Run ``body`` on ``workers`` threads; returns the exceptions they raised.
 
@@ -83,14 +85,5 @@ def run_workers(body: Callable[[], None], ctl: Any, workers: int, timeout: float
         task()
         return errors
     futures = [pool().submit(task) for _ in range(workers)]
-    try:
-        done, pending = cf.wait(futures, timeout=timeout)
-    except BaseException:  # KeyboardInterrupt: stop the workers, then re-raise
-        ctl[0] = STOP_WATCHDOG
-        cf.wait(futures, timeout=10)
-        raise
-    if pending:
-        ctl[0] = STOP_WATCHDOG
-        cf.wait(pending, timeout=10)
-        raise LaunchTimeoutError()
+    wait_for_workers(futures, ctl, timeout, errors)  # raises on timeout or Ctrl-C
     return errors

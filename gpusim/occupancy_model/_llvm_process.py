@@ -52,15 +52,22 @@ class _Worker:
         data = os.pread(self.log.fileno(), self.log_size() - offset, offset)
         return data.decode("utf-8", errors="replace")
 
-    def compile(self, ir: str, cpu: str) -> tuple[str | None, str]:
+    def compile(self, ir: str, cpu: str, optimize: int = 0) -> tuple[str | None, str]:
         start = self.log_size()
         assert self.proc.stdin is not None
+        request = {"ir": ir, "cpu": cpu, "optimize": optimize}
         try:
-            self.proc.stdin.write(json.dumps({"ir": ir, "cpu": cpu}) + "\n")
+            self.proc.stdin.write(json.dumps(request) + "\n")
             self.proc.stdin.flush()
+            reply = self._receive()
         except OSError:
             return None, "the LLVM worker had stopped"
-        reply = self._receive()
+        except BaseException:
+            # Interrupted (Ctrl-C) mid-request: its reply would answer the next request,
+            # so this worker is stopped and the next compile starts a fresh one.
+            self.proc.kill()
+            self.proc.wait()
+            raise
         diagnostics = self.log_since(start)
         if not reply:  # LLVM ended the worker: its last words are in the log
             self.proc.wait()
@@ -91,8 +98,10 @@ _lock = threading.Lock()
 _worker: _Worker | None = None
 
 
-def run_llc(ir: str, cpu: str) -> tuple[str | None, str]:
+def run_llc(ir: str, cpu: str, optimize: int = 0) -> tuple[str | None, str]:
     """``(assembly, diagnostics)``; assembly is None when LLVM failed (diagnostics say why).
+
+    ``optimize`` > 0 runs LLVM's ``O<optimize>`` IR pipeline before code generation.
 
     Raises RuntimeError when the worker cannot start (no AMDGPU backend).
     """
@@ -105,7 +114,7 @@ def run_llc(ir: str, cpu: str) -> tuple[str | None, str]:
             _worker = None
         if _worker is None:
             _worker = _Worker()
-        return _worker.compile(ir, cpu)
+        return _worker.compile(ir, cpu, optimize)
 
 
 @atexit.register

@@ -5,10 +5,12 @@ Why a separate process: llvmlite exposes no diagnostic handler, so an LLVM error
 whole process. Here that costs the worker, which the parent restarts, and never the
 notebook.
 
-Protocol: one JSON request per stdin line, ``{"ir", "cpu", "features", "opt"}``; one
-JSON reply per stdout line, ``{"asm": ...}`` or ``{"error": ...}``. LLVM's remarks and
-errors go to stderr, which the parent reads from a file. The first reply is
-``{"ready": true}`` once the AMDGPU backend is loaded.
+Protocol: one JSON request per stdin line, ``{"ir", "cpu", "features", "opt", "optimize"}``;
+``optimize`` (0-3, default 0) first runs LLVM's default ``O<n>`` pipeline, as clang does
+before code generation (IR lowered from Python keeps its variables in allocas, which
+mem2reg/SROA must clean up). One JSON reply per stdout line, ``{"asm": ...}`` or
+``{"error": ...}``. LLVM's remarks and errors go to stderr, which the parent reads from
+a file. The first reply is ``{"ready": true}`` once the AMDGPU backend is loaded.
 
 Run as a script (no gpusim import), so it starts in about 70 ms.
 """
@@ -28,7 +30,7 @@ def _reply(message: dict) -> None:
     sys.stdout.flush()
 
 
-def _emit(llvm, machine, ir: str) -> str:
+def _emit(llvm, machine, ir: str, optimize: int = 0) -> str:
     # A fresh context per module, so types and metadata do not pile up; the module
     # must be disposed before its context.
     context = llvm.create_context()
@@ -36,6 +38,10 @@ def _emit(llvm, machine, ir: str) -> str:
         module = llvm.parse_assembly(ir, context=context)
         try:
             module.verify()
+            if optimize:
+                tuning = llvm.create_pipeline_tuning_options(speed_level=optimize)
+                builder = llvm.create_pass_builder(machine, tuning)
+                builder.getModulePassManager().run(module, builder)
             return machine.emit_assembly(module)
         finally:
             module.close()
@@ -64,7 +70,8 @@ def main() -> None:
                 machines[key] = target.create_target_machine(
                     cpu=key[0], features=key[1], opt=key[2], codemodel="default"
                 )
-            _reply({"asm": _emit(llvm, machines[key], request["ir"])})
+            asm = _emit(llvm, machines[key], request["ir"], request.get("optimize", 0))
+            _reply({"asm": asm})
         except Exception as err:  # noqa: BLE001 - report any failure to the parent
             _reply({"error": f"{type(err).__name__}: {err}".strip()})
         sys.stderr.flush()

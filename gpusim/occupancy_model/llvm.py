@@ -89,23 +89,27 @@ def amdgpu_available() -> bool:
     return True
 
 
-def compile_amdgpu(ir_text: str, target: str, kernel: str | None = None) -> AmdgpuResult:
+def compile_amdgpu(
+    ir_text: str, target: str, kernel: str | None = None, *, optimize: int = 0
+) -> AmdgpuResult:
     """Compile LLVM IR for ``target`` (e.g. "gfx942") and read back its resource usage.
 
-    ``kernel`` names the kernel to report when the module defines several. Results are
-    cached by (IR, target, kernel). Raises AmdgpuCompileError with LLVM's message when
-    the backend refuses the IR; the calling process is never affected.
+    ``kernel`` names the kernel to report when the module defines several. ``optimize``
+    (0-3) runs LLVM's ``O<n>`` IR pipeline first, as hipcc does (``-O3`` by default);
+    0 compiles the IR as written, like ``llc``. Results are cached by (IR, target,
+    kernel, optimize). Raises AmdgpuCompileError with LLVM's message when the backend
+    refuses the IR; the calling process is never affected.
 
     >>> compile_amdgpu(probe_kernel_ir(sgprs=40), "gfx90a").sgprs  # doctest: +SKIP
     44
     """
-    return _compile(ir_text, target, kernel)
+    return _compile(ir_text, target, kernel, optimize)
 
 
 @functools.lru_cache(maxsize=1024)
-def _compile(ir_text: str, target: str, kernel: str | None) -> AmdgpuResult:
+def _compile(ir_text: str, target: str, kernel: str | None, optimize: int = 0) -> AmdgpuResult:
     try:
-        asm, diagnostics = run_llc(ir_text, target)
+        asm, diagnostics = run_llc(ir_text, target, optimize)
     except RuntimeError as err:
         raise AmdgpuCompileError(str(err)) from None
     if asm is None:

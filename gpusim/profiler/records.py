@@ -12,6 +12,7 @@ the operation is issued and completed (``start_ns``/``end_ns``, counters) when i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -46,6 +47,9 @@ class KernelRecord(Record):
     occupancy: float | None = None  # fraction of the maximum waves per SIMD
     counters: dict[str, float] = field(default_factory=dict)
     breakdown: dict[str, float | str] = field(default_factory=dict)
+    # Traced kernels (profile(memory=True)): sampling, bytes per level, and per source
+    # line ("sites") coalescing or LDS bank statistics; see gpusim.runtime.kernel_trace.
+    memory: dict[str, Any] = field(default_factory=dict)
 
     @property
     def grid_size(self) -> tuple[int, int, int]:

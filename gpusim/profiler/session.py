@@ -44,6 +44,11 @@ def profiling() -> bool:
     return bool(_active)
 
 
+def memory_requested() -> bool:
+    """True while a ``with gpusim.profile(memory=True)`` block is open (kernels trace)."""
+    return any(session.memory for session in _active)
+
+
 class Profile:
     """Records of one ``with gpusim.profile()`` block."""
 
@@ -147,7 +152,10 @@ def _copy_row(r: CopyRecord) -> list[object]:
 def profile(memory: bool = False) -> Iterator[Profile]:
     """Record every kernel, copy, memset and migration issued inside the block.
 
-    ``memory=True`` also asks kernels for memory traces and cache counters.
+    ``memory=True`` also traces kernels launched inside the block: their records get
+    cache and instruction counters (``counters``, rocprof names), a modeled time from
+    the memory and timing models (``breakdown``) and per-instruction coalescing and LDS
+    bank statistics (``memory``); see ``gpusim.runtime.kernel_trace``.
     """
     session = Profile(memory)
     _active.append(session)

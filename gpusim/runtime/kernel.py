@@ -34,9 +34,12 @@ from gpusim.compile.compiled import CompiledKernel
 from gpusim.compile.lang import DeviceFunction
 from gpusim.engine import launch as engine_launch
 from gpusim.engine import specialize, validate_launch
+from gpusim.engine.launch import checked_mode
 from gpusim.engine.validate import as_dim3
 from gpusim.errors import HipError, hipError_t
+from gpusim.runtime import kernel_trace
 from gpusim.runtime.darray import DeviceArray, to_device
+from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_resources
 from gpusim.runtime.managed import ManagedArray
 from gpusim.runtime.streams import enqueue
 from gpusim.runtime.system import current_device
@@ -50,8 +53,9 @@ class Kernel:
     """A ``@hip.jit`` kernel: index it with a launch configuration, then call it.
 
     ``launch_bounds`` is the most threads per block the kernel accepts (HIP's
-    ``__launch_bounds__``). ``check`` is kept for the checked path (races, uninitialised
-    LDS) that will honour it; today every launch already checks every index and barrier.
+    ``__launch_bounds__``). ``check=True`` runs this kernel on the checked path (the
+    sanitizer: races, uninitialised LDS; ``check=False`` never does); None follows
+    ``gpusim.config.check``. Every path checks every index and barrier.
     """
 
     __gpusim_kernel__ = True
@@ -99,7 +103,8 @@ class Kernel:
         1
         """
         views = tuple(_device_value(a) for a in args)
-        ck = specialize(self.py_func, views, current_device().spec.wave_size)
+        ck = specialize(self.py_func, views, current_device().spec.wave_size,
+                        mode=checked_mode(self.check))
         if ck not in self.specializations:
             self.specializations.append(ck)
         return ck
@@ -118,6 +123,27 @@ class Kernel:
                            "or pass example arguments: kernel.inspect_generated(x, out)")
         return self.specializations[-1].source
 
+    def resources(self, *args: Any, device: Any = None, fallback: dict | None = None,
+                  block_size: int | None = None) -> dict[str, Any]:
+        """VGPRs, AGPRs, SGPRs, LDS, scratch, spills and occupancy of this kernel as LLVM's
+        AMDGPU backend compiles it (hipcc -O3), for these example arguments (or the last
+        launch's) on ``device`` (default: the current one). ``fallback={"vgprs": 32,
+        "sgprs": 24}`` is used, with ``source="fallback"``, when the kernel uses a construct
+        the lowering does not support yet (otherwise that raises, naming it and its line).
+        ``occupancy`` is the ``gpusim.occupancy`` record for ``block_size`` threads.
+
+        >>> r = saxpy.resources(2.0, x, y, out, device="mi300x")   # doctest: +SKIP
+        >>> r["vgprs"], r["sgprs"], r["occupancy"].waves_per_simd  # doctest: +SKIP
+        (8, 18, 8)
+        """
+        return kernel_resources(self, args, device, fallback=fallback, block_size=block_size)
+
+    def isa(self, *args: Any, device: Any = None, full: bool = False) -> str:
+        """The GCN/CDNA/RDNA assembly of this kernel (for these example arguments, or the
+        last launch's) on ``device``: its code under a one-line resource summary, or with
+        ``full=True`` all LLVM printed (kernel descriptor and metadata too)."""
+        return kernel_isa(self, args, device, full=full)
+
     def launch(self, grid: Any, block: Any, args: tuple, *, stream: Any = 0,
                shared_bytes: int = 0) -> None:
         """Queue the kernel on ``stream`` (hipLaunchKernelGGL)."""
@@ -132,14 +158,15 @@ class Kernel:
         validate_launch(self.__name__, grid3, block3, int(shared_bytes), 0, spec)
         copies: list[tuple[np.ndarray, DeviceArray]] = []
         values = []
-        for arg in args:
+        for k, arg in enumerate(args):
             if isinstance(arg, np.ndarray):  # numba.cuda: copy in, run, copy back
                 tmp = to_device(arg, stream=stream)
                 copies.append((arg, tmp))
                 arg = tmp
+            _check_alive(self, k, arg, "launched")
             values.append(_device_value(arg))
         values = tuple(values)
-        ck = specialize(self.py_func, values, spec.wave_size)
+        ck = specialize(self.py_func, values, spec.wave_size, mode=checked_mode(self.check))
         if ck not in self.specializations:
             self.specializations.append(ck)
         validate_launch(ck.name, grid3, block3, int(shared_bytes), ck.static_lds_bytes, spec)
@@ -147,19 +174,49 @@ class Kernel:
             "grid": grid3, "block": block3, "lds_bytes": ck.static_lds_bytes + int(shared_bytes),
             "wave_size": spec.wave_size,
             "bytes": sum(v.nbytes for v in values if isinstance(v, np.ndarray)),
-            "resources": {}, "regions": ck.n_regions, "barriers": ck.n_barriers,
+            "resources": launch_resources(self, ck, spec, threads, int(shared_bytes)),
+            "regions": ck.n_regions, "barriers": ck.n_barriers,
         }
 
+        # profile(memory=True) / config.trace: trace it, then model caches and time
+        tracer = (kernel_trace.tracer_for(args, copies) if kernel_trace.tracing_requested()
+                  else None)
+
         def run() -> None:
+            for k, arg in enumerate(args):  # hipFree'd after the launch, before it ran?
+                _check_alive(self, k, arg, "ran")
             engine_launch(ck, grid=grid3, block=block3, args=values,
-                          dynamic_lds_bytes=int(shared_bytes), device=spec)
+                          dynamic_lds_bytes=int(shared_bytes), device=spec, tracer=tracer)
+            if tracer is not None:  # `op` is bound below, before the scheduler runs this
+                kernel_trace.model_kernel(op, tracer.result, spec, block=block3,
+                                          lds_bytes=info["lds_bytes"],
+                                          resources=info["resources"])
         for arg in args:  # unified memory: pages fault over before the kernel runs
             if isinstance(arg, ManagedArray):
                 arg.device_touch(stream)
-        enqueue(stream, run, name=self.__name__, kind="kernel", info=info)
+        op = enqueue(stream, run, name=self.__name__, kind="kernel", info=info)
         for host, tmp in copies:
             if host.flags.writeable:
                 tmp.copy_to_host(host, stream=stream)
+
+
+def _check_alive(kernel: Kernel, k: int, arg: Any, when: str) -> None:
+    """A freed DeviceArray argument is a use after free (a memory fault on a GPU)."""
+    if isinstance(arg, DeviceArray) and not arg._alloc.alive:
+        import inspect
+
+        try:
+            names = list(inspect.signature(kernel.py_func).parameters)
+        except (TypeError, ValueError):
+            names = []
+        name = f"'{names[k]}'" if k < len(names) else f"#{k + 1}"
+        raise HipError(hipError_t.hipErrorIllegalAddress,
+                       f"kernel '{kernel.__name__}': use after free: argument {name} is a "
+                       f"DeviceArray in {arg._alloc.describe()}, which was freed by "
+                       f"{arg._alloc.freed_by} before the kernel {when}. On a GPU the kernel "
+                       "would read or write memory it no longer owns (a \"Memory access "
+                       "fault\", or silently corrupt data). Free buffers only after the "
+                       "kernels that use them have finished (hipDeviceSynchronize).")
 
 
 def _device_value(arg: Any) -> Any:

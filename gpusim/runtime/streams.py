@@ -139,6 +139,8 @@ def _complete(record: Record, op: Op) -> None:
     if isinstance(record, KernelRecord):
         record.breakdown = op.info.get("breakdown", {})
         record.counters = op.info.get("counters", {})
+        record.memory = op.info.get("memory", {})
+        record.occupancy = op.info.get("occupancy", record.occupancy)
     if isinstance(record, MigrationRecord):
         record.nbytes, record.faults = op.info.get("bytes", 0), op.info.get("faults", 0)
         record.pages = op.info.get("pages", 0)

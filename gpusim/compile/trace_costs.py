@@ -1,0 +1,150 @@
+"""Static instruction costs of kernel statements, for the trace variant's counters.
+
+The trace variant adds, at the top of every straight-line block a thread runs, the cost of
+that block's statements to the thread's counters (``tracelib``: VALU, branch, FLOPs,
+SALU, SMEM); the engine then takes a wavefront's count as its busiest lane's (a wave
+issues an instruction if any lane needs it). This is an *estimate* of what the AMDGPU
+compiler would emit, good enough to rank kernels and feed the timing model:
+
+==========================  ====================================================
+Python                      counted as
+==========================  ====================================================
+``+ - * & | ^ << >>``       1 VALU (``/ // % **``: 4, a reciprocal and fix-ups)
+comparison, ``and``/``or``  1 VALU per operator
+``x if c else y``, casts    1 VALU (``v_cndmask``, ``v_cvt``)
+``math.*``                  1 VALU (``sin cos tan exp log pow ...``: 4)
+array index                 1 VALU (address arithmetic); constant memory: 1 SMEM
+``if``, loop iteration      1 branch
+float result                each arithmetic operator is also a FLOP (per lane)
+uniform target              the statement's operations are SALU, not VALU
+==========================  ====================================================
+
+Memory instructions are not counted here: they are the trace's own rows.
+
+>>> import ast
+>>> from gpusim.compile.ir import KernelIR
+>>> kir = KernelIR(name="k", pyfunc=None)
+>>> statement_cost(ast.parse("y = a * x + b").body[0], kir)
+Cost(valu=2, branch=0, flops=0, salu=0, smem=0)
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import NamedTuple
+
+from gpusim.compile.ir import Cast, Intrinsic, KernelIR, MathCall
+
+SLOW_OPS = (ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+SLOW_MATH = ("sin", "cos", "tan", "exp", "log", "pow", "atan", "asin", "acos", "sinh", "cosh",
+             "tanh", "erf", "expm1", "log1p", "log2", "log10", "exp2", "atan2", "hypot")
+FLOP_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+
+
+class Cost(NamedTuple):
+    """Instructions one thread issues for a statement (``tracelib.COUNTERS`` order)."""
+
+    valu: int = 0
+    branch: int = 0
+    flops: int = 0
+    salu: int = 0
+    smem: int = 0
+
+    def __add__(self, other: tuple) -> Cost:  # type: ignore[override]
+        return Cost(*(a + b for a, b in zip(self, other, strict=True)))
+
+
+def _ops(node: ast.AST, kir: KernelIR, index: bool = False) -> tuple[int, int, int]:
+    """(ALU operations, float-capable arithmetic outside indices, SMEM loads) in ``node``."""
+    alu = arith = smem = 0
+    n = node
+    if isinstance(n, ast.BinOp):
+        alu += 4 if isinstance(n.op, SLOW_OPS) else 1
+        arith += isinstance(n.op, FLOP_OPS) and not index
+    elif isinstance(n, ast.UnaryOp):
+        alu += 1
+    elif isinstance(n, ast.Compare):
+        alu += len(n.ops)
+    elif isinstance(n, ast.BoolOp):
+        alu += len(n.values) - 1
+    elif isinstance(n, (ast.IfExp, Cast)):
+        alu += 1
+    elif isinstance(n, MathCall):
+        alu += 4 if n.qualname.rsplit(".", 1)[-1] in SLOW_MATH else 1
+    elif isinstance(n, Intrinsic):
+        if n.name == "fma":
+            alu, arith = alu + 1, arith + 2 * (not index)
+        elif n.name in ("popc", "ffs", "clz", "brev", "laneid"):
+            alu += 1
+        elif n.name.startswith(("grid", "gridsize")):
+            alu += n.const or 1
+    elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name):
+        decl = kir.arrays.get(n.value.id)
+        if decl is not None and decl.space == "const":
+            smem += 1
+        elif decl is not None or n.value.id in kir.params:
+            alu += 1  # the element's address
+        a, _, m = _ops(n.slice, kir, index=True)  # index arithmetic is integer work
+        return alu + a, arith, smem + m
+    for child in ast.iter_child_nodes(n):
+        a, f, m = _ops(child, kir, index)
+        alu, arith, smem = alu + a, arith + f, smem + m
+    return alu, arith, smem
+
+
+def _is_float(target: ast.AST, kir: KernelIR) -> bool:
+    """True if a statement stores a floating-point value (its operations are FLOPs)."""
+    if isinstance(target, ast.Name):
+        return str(kir.types.get(target.id, "")).startswith("float")
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+        name = target.value.id
+        if name in kir.arrays:
+            return kir.arrays[name].dtype.kind == "f"
+        if name in kir.params and kir.arg_types:
+            ty = kir.arg_types[kir.params.index(name)]
+            return str(getattr(ty, "dtype", "")).startswith("float")
+    return False
+
+
+def _uniform(target: ast.AST, kir: KernelIR) -> bool:
+    return isinstance(target, ast.Name) and target.id in kir.uniform
+
+
+def statement_cost(s: ast.stmt, kir: KernelIR) -> Cost:
+    """What one thread issues for ``s`` itself (not for the bodies of its branches/loops)."""
+    if isinstance(s, (ast.Assign, ast.AugAssign)):
+        targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+        alu, arith, smem = _ops(s, kir)
+        if isinstance(s, ast.AugAssign):
+            alu += 4 if isinstance(s.op, SLOW_OPS) else 1
+            arith += isinstance(s.op, FLOP_OPS)
+        flops = arith if any(_is_float(t, kir) for t in targets) else 0
+        if all(_uniform(t, kir) for t in targets):
+            return Cost(salu=alu, smem=smem)
+        return Cost(valu=alu, flops=flops, smem=smem)
+    if isinstance(s, ast.Expr):
+        alu, _, smem = _ops(s, kir)
+        return Cost(valu=alu, smem=smem)
+    if isinstance(s, (ast.If, ast.While, ast.Assert)):
+        alu, _, smem = _ops(s.test, kir)
+        return Cost(valu=alu, branch=1, smem=smem)
+    if isinstance(s, ast.For):
+        alu, _, smem = _ops(s.iter, kir)
+        return Cost(valu=alu, branch=1, smem=smem)
+    return Cost()
+
+
+def block_cost(stmts: list[ast.stmt], kir: KernelIR) -> Cost:
+    """The summed cost of a straight-line list of statements."""
+    total = Cost()
+    for s in stmts:
+        total = total + statement_cost(s, kir)
+    return total
+
+
+def loop_iteration_cost(s: ast.stmt, kir: KernelIR) -> Cost:
+    """What each iteration of loop ``s`` adds: the back-edge branch (and a while's test)."""
+    if isinstance(s, ast.While):
+        alu, _, smem = _ops(s.test, kir)
+        return Cost(valu=alu, branch=1, smem=smem)
+    return Cost(valu=1, branch=1)  # counter increment and compare-and-branch

@@ -1,0 +1,113 @@
+"""Lane events -> wavefront instructions: the rows of a ``gpusim.memsim.Trace``.
+
+The trace variant runs a work-group's threads one after another, so it records *lane*
+events: (region instance, site, kind, thread, address) in execution order. A wavefront
+executes a static instruction for all its active lanes at once, so the k-th time lane
+``t`` executes site ``s`` within one region instance is the same wavefront instruction
+for every lane of ``t``'s wave. ``assign_rows`` numbers those instructions in one pass:
+
+    events of one (region instance, wave) come together, thread after thread;
+    row of (site-kind, k) = the first time any lane of the wave reached it
+
+so rows of a wave come in its program order (exact under uniform control flow; after
+a divergent branch, the path of the lowest lane that took it comes first: the order
+of a branch's two sides is not modelled). ``rows_to_arrays`` then scatters the lane
+addresses into ``[rows, wave_size]`` tables.
+
+>>> import numpy as np
+>>> t = np.arange(4)                                          # 4 threads, wave size 2
+>>> key = lambda ri, sk, t: (ri << 26) | (sk << 10) | t
+>>> keys = np.array([key(1, 0, 0), key(1, 4, 0), key(1, 0, 1), key(1, 4, 1),
+...                  key(1, 0, 2), key(1, 0, 3), key(1, 0, 3)], np.int64)
+>>> row_of, sk, wave, first = assign_rows(keys, 2)
+>>> row_of.tolist(), sk.tolist(), wave.tolist()      # thread 3 hits site 0 twice
+([0, 1, 0, 1, 2, 2, 3], [0, 4, 0, 0], [0, 0, 1, 1])
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from gpusim.compile.tracelib import SITE_KIND_BITS, THREAD_BITS
+
+_T_MASK = (1 << THREAD_BITS) - 1
+_SK_MASK = (1 << SITE_KIND_BITS) - 1
+_RI_SHIFT = THREAD_BITS + SITE_KIND_BITS
+
+
+@numba.njit(cache=True, nogil=True)
+def _assign(keys, wave_size, n_sk):
+    n = keys.shape[0]
+    row_of = np.empty(n, np.int64)
+    row_sk = np.empty(n, np.int64)
+    row_wave = np.empty(n, np.int64)
+    row_first = np.empty(n, np.int64)
+    occ = np.zeros(n_sk, np.int64)  # the current thread's executions of each site-kind
+    used = np.zeros(n_sk, np.int64)  # k's the current (instance, wave) has rows for
+    kcap = 16
+    rowmap = np.full((n_sk, kcap), -1, np.int64)  # (site-kind, k) -> row, this wave
+    group, thread, nrows = -1, -1, 0
+    for e in range(n):
+        key = keys[e]
+        t = key & _T_MASK
+        sk = (key >> THREAD_BITS) & _SK_MASK
+        w = t // wave_size
+        g = (key >> _RI_SHIFT) * 1024 + w
+        if g != group:  # a new wave or region instance: forget the old rows
+            for s in range(n_sk):
+                for k in range(used[s]):
+                    rowmap[s, k] = -1
+                used[s] = 0
+            group, thread = g, -1
+        if t != thread:
+            occ[:] = 0
+            thread = t
+        k = occ[sk]
+        occ[sk] = k + 1
+        if k >= kcap:  # a site executed more often than the table holds: grow it
+            bigger = np.full((n_sk, 2 * kcap), -1, np.int64)
+            bigger[:, :kcap] = rowmap
+            rowmap, kcap = bigger, 2 * kcap
+        r = rowmap[sk, k]
+        if r < 0:
+            r = nrows
+            nrows += 1
+            rowmap[sk, k] = r
+            row_sk[r], row_wave[r], row_first[r] = sk, w, e
+            used[sk] = max(used[sk], k + 1)
+        row_of[e] = r
+    return row_of, row_sk[:nrows].copy(), row_wave[:nrows].copy(), row_first[:nrows].copy()
+
+
+def assign_rows(keys: np.ndarray, wave_size: int, n_sites: int | None = None
+                ) -> tuple[np.ndarray, ...]:
+    """(row of each event, site-kind / wave in the work-group / first event of each row).
+
+    ``n_sites``: more than the largest site number (found from ``keys`` if not given).
+    """
+    keys = np.ascontiguousarray(keys, np.int64)
+    if n_sites is None:
+        n_sites = int(((keys >> THREAD_BITS) & _SK_MASK).max(initial=0)) // 4 + 1
+    return _assign(keys, wave_size, 4 * n_sites)
+
+
+@numba.njit(cache=True, nogil=True)
+def _scatter(row_of, keys, addr, table, active, wave_size):
+    nrows = table.shape[0]
+    for e in range(row_of.shape[0]):
+        r = row_of[e]
+        if r < nrows:
+            lane = (keys[e] & _T_MASK) % wave_size
+            table[r, lane] = addr[e]
+            active[r, lane] = True
+
+
+def rows_to_arrays(row_of: np.ndarray, keys: np.ndarray, addr: np.ndarray, nrows: int,
+                   wave_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``addr[rows, lanes]`` and ``active[rows, lanes]`` of the first ``nrows`` rows."""
+    table = np.zeros((nrows, wave_size), np.int64)
+    active = np.zeros((nrows, wave_size), np.bool_)
+    _scatter(row_of, np.ascontiguousarray(keys), np.ascontiguousarray(addr), table, active,
+             wave_size)
+    return table, active

@@ -1,0 +1,227 @@
+"""Trace mode at launch: the first work-groups run instrumented, the rest on the fast path.
+
+::
+
+    launch(ck, ..., tracer=Tracer(addresses))
+      blocks [0, plan)      trace variant (mode "trace"), one work-group per call, on
+                            one host thread: lane events + per-thread counters (tracelib)
+      blocks [plan, grid)   the fast path, on every core, as without tracing
+    tracer.result -> TracedLaunch: the Trace (trace_rows.py), InstructionCounts for the
+                     whole launch, which work-groups were traced
+
+Bounded in memory (``LIMITS``): at most ``max_workgroups`` work-groups are traced (a
+prefix of the grid: consecutive work-groups share cache lines, as the first dispatch
+rounds do on hardware), at most ``max_events`` lane accesses (16 B each while tracing)
+and ``max_rows`` wavefront instructions in the Trace. A launch cut short says so:
+``LaunchInfo.sampled`` and ``sampled_workgroups``; the memory model scales by it. A
+single work-group bigger than the limits is traced in part (``truncated``).
+
+Instruction counts: a wave issues an instruction when any of its lanes needs it, so its
+VALU/branch/SALU/SMEM counts are its busiest lane's (``trace_costs``); FLOPs are summed
+over lanes; memory instructions are the trace's rows. Traced totals are scaled to the
+whole launch.
+
+>>> import numpy as np
+>>> from gpusim.compile import lang as hip
+>>> from gpusim.devices import get_spec
+>>> from gpusim.engine import launch
+>>> def copy(a, b):
+...     i = hip.grid(1)
+...     if i < b.size:
+...         b[i] = a[i]
+>>> a, b = np.arange(512, dtype=np.float32), np.zeros(512, np.float32)
+>>> tracer = Tracer(addresses=(4096, 1 << 20))
+>>> launch(copy, grid=4, block=128, args=(a, b), device=get_spec("mi300x"), tracer=tracer)
+>>> r = tracer.result
+>>> len(r.trace), r.counts.vmem_read, r.counts.vmem_write, bool(b[511] == 511)
+(16, 8, 8, True)
+>>> int(r.trace.addr[0, 1] - r.trace.addr[0, 0]), r.sampled
+(4, False)
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gpusim.compile import tracelib
+from gpusim.compile.compiled import CompiledKernel
+from gpusim.compile.pipeline import compile_kernel
+from gpusim.engine.trace_rows import assign_rows, rows_to_arrays
+from gpusim.engine.workers import run_workers
+from gpusim.errors import KernelCompileError
+from gpusim.memsim.counters import InstructionCounts
+from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, LaunchInfo, Site, Trace
+
+
+@dataclass(frozen=True)
+class TraceLimits:
+    """How much one launch may trace (see the module docstring)."""
+
+    max_workgroups: int = 2048
+    max_events: int = 1 << 23  # 128 MiB of lane events while tracing
+    max_rows: int = 1 << 17  # wavefront instructions kept (75 MiB at wave64, worst case)
+
+
+LIMITS = TraceLimits()
+_variants: dict[tuple, CompiledKernel] = {}
+_lock = threading.Lock()
+_buffers: list[np.ndarray] = []  # the event buffers, kept between launches
+_buffer_lock = threading.Lock()  # one traced launch at a time uses them
+
+
+def _event_buffers(capacity: int) -> tuple[np.ndarray, np.ndarray]:
+    """(addresses, keys) for ``capacity`` events: fresh pages cost a fault each on first
+    write, so the last launch's buffers are reused."""
+    if not _buffers or _buffers[0].shape[0] != capacity:
+        _buffers[:] = [np.empty(capacity, np.int64), np.empty(capacity, np.int64)]
+    return _buffers[0], _buffers[1]
+
+
+def traced_variant(ck: CompiledKernel) -> CompiledKernel:
+    """The trace-mode compilation of ``ck``'s kernel (cached per argument types)."""
+    key = (ck.ir.pyfunc, ck.arg_types, ck.wave_size)
+    with _lock:
+        tk = _variants.get(key)
+    if tk is None:
+        tk = compile_kernel(ck.ir.pyfunc, ck.arg_types, wave_size=ck.wave_size, mode="trace")
+        if [(s.line, s.col, s.array) for s in tk.sites] != [
+                (s.line, s.col, s.array) for s in ck.sites]:  # faults name the fast path's
+            raise KernelCompileError(f"kernel '{ck.name}': trace and fast variants disagree "
+                                     "on fault sites (internal error)")
+        with _lock:
+            _variants[key] = tk
+    return tk
+
+
+@dataclass
+class TracedLaunch:
+    """What a traced launch leaves: its trace and instruction counts (whole launch)."""
+
+    trace: Trace
+    counts: InstructionCounts
+    sites: dict[int, Any]  # site -> codegen_trace.TraceSite
+    traced_workgroups: int
+    total_workgroups: int
+    truncated: bool = False  # one work-group alone exceeded the limits
+
+    @property
+    def sampled(self) -> bool:
+        return self.traced_workgroups < self.total_workgroups or self.truncated
+
+
+class Tracer:
+    """Traces one launch; pass it to ``engine.launch(..., tracer=...)``.
+
+    ``addresses``: device address of each kernel argument (0 or None for numbers); a
+    NumPy array without one is traced at its host address.
+    """
+
+    def __init__(self, addresses: tuple | list | None = None, limits: TraceLimits | None = None):
+        self.addresses = addresses
+        self.limits = limits or LIMITS
+        self.planned = 0  # work-groups [0, planned) ran here; the fast path does the rest
+        # (0 and no result when the kernel could not be traced: it then runs untraced)
+        self.result: TracedLaunch | None = None
+
+    def run(self, ck: CompiledKernel, call_args: tuple, grid: tuple, block: tuple,
+            dynamic_lds_bytes: int, device: Any) -> list[BaseException]:
+        """Run the first work-groups instrumented; returns the errors the worker raised.
+
+        Work-group 0 runs alone first: its event count sizes the prefix that fits the
+        buffers (``planned``), which then runs in one call.
+        """
+        from gpusim.config import config
+
+        try:
+            tk = traced_variant(ck)
+        except KernelCompileError as exc:  # never lose a launch to the trace: run it plain
+            warnings.warn(f"kernel '{ck.name}' runs untraced: {exc}", stacklevel=2)
+            return []
+        lim, nblocks = self.limits, math.prod(grid)
+        nt, nuser = math.prod(block), len(ck.params)
+        most = min(nblocks, lim.max_workgroups)
+        tr = tracelib.buffers(0, nt, max(1, nuser), workgroups=most)
+        tr = (*_event_buffers(lim.max_events), *tr[2:])  # reused: no page faults each time
+        tr[4][:nuser] = [self._address(k, a) for k, a in enumerate(call_args[:nuser])]
+        ctl = call_args[nuser + len(ck.const_arrays) + 1]  # after (..., lp)
+
+        def body() -> None:
+            ws = tk.workspace(nt, dynamic_lds_bytes)
+            extra = (ws,) if ws else ()
+            tk.run(0, 1, *call_args, tr, *extra)
+            first = max(1, int(tr[2][0]))
+            self.planned = min(most, 1 + max(0, lim.max_events - first) // first)
+            if self.planned > 1 and ctl[0] == 0:
+                tk.run(1, self.planned, *call_args, tr, *extra)
+            tracelib.finish(tr, tk.wave_size)
+
+        self.planned = 1
+        with _buffer_lock:
+            errors = run_workers(body, ctl, 1, config.watchdog_seconds)
+            if not errors:
+                self.result = self._build(tk, tr, grid, block, device.wave_size)
+        return errors
+
+    def _address(self, k: int, arg: Any) -> int:
+        if self.addresses is not None and k < len(self.addresses) and self.addresses[k]:
+            return int(self.addresses[k])
+        return int(arg.ctypes.data) if isinstance(arg, np.ndarray) else 0
+
+    def _build(self, tk: CompiledKernel, tr: tuple, grid: tuple, block: tuple,
+               wave_size: int) -> TracedLaunch:
+        """The Trace of the work-groups whose events all fit (at least part of the first)."""
+        lim = self.limits
+        ends = tr[5][1:self.planned + 1]
+        kept = int(np.argmin(ends <= lim.max_events)) if ends[-1] > lim.max_events else len(ends)
+        truncated = kept == 0
+        n = lim.max_events if truncated else int(ends[kept - 1])
+        kept = max(kept, 1)
+        keys, addr = tr[1][:n], tr[0][:n]
+        sites = dict(tk.ir.trace_sites)
+        nsite = max(sites, default=-1) + 1
+        row_of, row_sk, row_wave, row_first = assign_rows(keys, wave_size, nsite)
+        wg = np.searchsorted(tr[5][1:kept + 1], row_first, side="right").astype(np.int64)
+        nrows = len(row_sk)
+        if nrows > lim.max_rows:  # keep whole work-groups while they fit
+            over = int(wg[lim.max_rows])  # the work-group that does not
+            if over > 0:
+                kept, nrows = over, int(np.searchsorted(wg, over))
+            else:  # the first one alone is too big: keep its first rows
+                kept, nrows, truncated = 1, lim.max_rows, True
+        table, active = rows_to_arrays(row_of, keys, addr, nrows, wave_size)
+        site = (row_sk[:nrows] >> 2).astype(np.int32)
+        info = LaunchInfo(grid, block, wave_size, sampled=kept < math.prod(grid) or truncated,
+                          sampled_workgroups=np.arange(kept, dtype=np.int64), kernel=tk.name)
+        nbytes, space = np.zeros(nsite, np.int32), np.zeros(nsite, np.int8)
+        for s, t in sites.items():
+            nbytes[s], space[s] = t.bytes, LDS if t.space == "shared" else GLOBAL
+        wg = wg[:nrows]
+        trace = Trace(table, active, nbytes[site], (row_sk[:nrows] & 3).astype(np.int8),
+                      space[site], site, wg * info.waves_per_workgroup + row_wave[:nrows], wg,
+                      info, {s: Site(t.line, t.text) for s, t in sites.items()})
+        counts = _instruction_counts(trace, tr[6][:kept].sum(axis=0), info)
+        return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated)
+
+
+def _instruction_counts(trace: Trace, traced: np.ndarray, info: LaunchInfo) -> InstructionCounts:
+    """Whole-launch counts: traced work-groups' totals x ``info.scale``."""
+    s = info.scale
+
+    def rows(space: int, kind: int | None = None) -> int:
+        m = trace.space == space
+        if kind is not None:
+            m &= trace.kind == kind
+        return round(int(np.count_nonzero(m)) * s)
+
+    valu, branch, flops, salu, smem = (round(int(v) * s) for v in traced)
+    return InstructionCounts(
+        waves=info.total_waves, valu=valu, salu=salu, smem=smem, branch=branch,
+        vmem_read=rows(GLOBAL, LOAD), vmem_write=rows(GLOBAL, STORE),
+        vmem_atomic=rows(GLOBAL, ATOMIC), lds=rows(LDS), flops=flops,
+    )  # fmt: skip

@@ -1,0 +1,36 @@
+"""Fixtures for the AMDGPU lowering tests: skip without LLVM's AMDGPU backend."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import gpusim
+from gpusim.occupancy_model import amdgpu_available
+
+sys.path.insert(0, str(Path(__file__).parent))  # tests import amdgpu_kernels
+
+# Every shipped profile: gfx942, gfx90a, gfx908 (wave64) and gfx1100 (wave32).
+DEVICES = ("mi300x", "mi250x", "mi100", "rx7900xtx")
+
+
+@pytest.fixture(autouse=True)
+def llvm_backend():
+    """Skip unless llvmlite can compile for amdgcn-amd-amdhsa."""
+    if not amdgpu_available():
+        pytest.skip("llvmlite was built without the AMDGPU backend")
+
+
+@pytest.fixture
+def fresh_system():
+    gpusim.set_system()
+    yield
+    gpusim.set_system()
+
+
+@pytest.fixture(params=DEVICES)
+def device(request: pytest.FixtureRequest) -> str:
+    """Each shipped device profile in turn."""
+    return request.param

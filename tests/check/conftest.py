@@ -1,0 +1,35 @@
+"""Fixtures for the sanitizer tests: a checked launcher and a short watchdog."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpusim.config import config
+from gpusim.devices import get_spec
+from gpusim.engine import launch
+
+sys.path.insert(0, str(Path(__file__).parent))  # tests import buggy_kernels
+
+
+@pytest.fixture(scope="session")
+def mi300x():
+    return get_spec("mi300x")
+
+
+@pytest.fixture(scope="session")
+def run(mi300x):
+    """run(kernel, grid, block, *args, check=True, reference=False, shared=0)."""
+    def _run(kernel, grid, block, *args, check=True, reference=False, shared=0):
+        launch(kernel, grid=grid, block=block, args=args, dynamic_lds_bytes=shared,
+               device=mi300x, reference=reference, check=check)
+    return _run
+
+
+@pytest.fixture()
+def watchdog_1s():
+    """gpusim.config.watchdog_seconds = 1 for the test, restored afterwards."""
+    old = config.watchdog_seconds
+    config.watchdog_seconds = 1.0
+    yield 1.0
+    config.watchdog_seconds = old

@@ -1,0 +1,18 @@
+"""Fixtures for the trace-path tests: a fresh MI300X system and the learner's kernels."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+import gpusim
+
+sys.path.insert(0, str(Path(__file__).parent))  # tests import trace_kernels
+
+
+@pytest.fixture(autouse=True)
+def mi300x_system():
+    """Every test starts on one MI300X, tracing off outside `profile(memory=True)`."""
+    gpusim.set_system(device="mi300x", ngpus=1)
+    yield
+    gpusim.config.trace = False

@@ -1,0 +1,77 @@
+"""Modeled time of traced kernels orders them as hardware would (invariants only)."""
+
+import numpy as np
+import trace_kernels as K
+
+import gpusim
+from gpusim import hip
+
+
+def test_coalesced_copy_is_faster_than_strided():
+    n = 1 << 16
+    a, b = hip.to_device(np.ones(n, np.float32)), hip.device_array(n, np.float32)
+    with gpusim.profile(memory=True) as prof:
+        K.copy_strided[n // 256, 256](a, b, 1)
+        K.copy_strided[n // 256, 256](a, b, 32)
+    coalesced, strided = prof.kernels
+    assert coalesced.duration_ns < strided.duration_ns
+    assert coalesced.breakdown["model"] == strided.breakdown["model"] == "kernel_model"
+    assert coalesced.breakdown["bytes_L2"] < strided.breakdown["bytes_L2"]
+
+
+def test_tiled_matmul_is_faster_than_naive():
+    n = 128
+    A = hip.to_device(np.ones((n, n), np.float32))
+    B, C = hip.to_device(np.ones((n, n), np.float32)), hip.device_array((n, n), np.float32)
+    with gpusim.profile(memory=True) as prof:
+        K.matmul_naive[(8, 8), (16, 16)](A, B, C, n)
+        K.matmul_tiled[(8, 8), (16, 16)](A, B, C, n)
+    naive, tiled = prof.kernels
+    assert tiled.duration_ns < naive.duration_ns
+
+
+def test_occupancy_matters_when_memory_bound():
+    """The same copy, with 64 KiB of (unused) dynamic LDS per workgroup: one workgroup
+    per CU, one wave per SIMD, so memory latency is no longer hidden."""
+    n = 1 << 20
+    a, b = hip.to_device(np.ones(n, np.float32)), hip.device_array(n, np.float32)
+    with gpusim.profile(memory=True) as prof:
+        K.copy_strided[n // 256, 256](a, b, 1)
+        K.copy_strided[n // 256, 256, 0, 65536](a, b, 1)
+    full, starved = prof.kernels
+    assert full.occupancy == 1.0 and starved.occupancy == 0.125
+    assert starved.duration_ns > full.duration_ns
+    assert starved.breakdown["bound"] == "latency"
+
+
+def test_events_and_the_timeline_use_the_modeled_time():
+    """Events around a traced launch see the model's time, not the first-order one."""
+    n = 128  # long enough that the stop event waits for the kernel, not for the host
+    A = hip.to_device(np.ones((n, n), np.float32))
+    B, C = hip.to_device(np.ones((n, n), np.float32)), hip.device_array((n, n), np.float32)
+    elapsed, records = [], []
+    for memory in (False, True):
+        start, stop = hip.hipEventCreate(), hip.hipEventCreate()
+        with gpusim.profile(memory=memory) as prof:
+            hip.hipEventRecord(start)
+            K.matmul_naive[(8, 8), (16, 16)](A, B, C, n)
+            hip.hipEventRecord(stop)
+            hip.hipEventSynchronize(stop)
+        elapsed.append(hip.hipEventElapsedTime(start, stop) * 1e6)
+        records.append(prof.kernels[0])
+    estimate, traced = records
+    assert traced.duration_ns > estimate.duration_ns
+    assert elapsed[1] >= traced.duration_ns and elapsed[1] > elapsed[0]
+    times = [v for key, v in traced.breakdown.items()
+             if key in ("valu", "salu", "lds", "vL1D", "L2", "MALL", "HBM", "latency")]
+    assert traced.duration_ns == round((traced.breakdown["launch"] + max(times)) * 1e9)
+
+
+def test_without_tracing_the_first_order_estimate_stays():
+    n = 1 << 16
+    a, b = hip.to_device(np.ones(n, np.float32)), hip.device_array(n, np.float32)
+    with gpusim.profile() as prof:
+        K.copy_strided[n // 256, 256](a, b, 1)
+    k = prof.kernels[0]
+    assert k.counters == {} and k.memory == {}
+    assert k.breakdown["bound"] in ("memory", "compute")
