@@ -147,6 +147,27 @@ def bench_memsim() -> list[tuple[str, str]]:
             for levels, trace, theirs, ours in memsim_bench.measure(n, repeat=3)]
 
 
+def bench_checked() -> list[tuple[str, str]]:
+    """The checked (sanitizer) path's cost relative to the fast path."""
+    import check_bench
+
+    return check_bench.bench_check()
+
+
+def bench_tracing() -> list[tuple[str, str]]:
+    """Cost of tracing a launch through the memory model (profile(memory=True))."""
+    import trace_bench
+
+    rows = []
+    for name, launch in trace_bench.cases():
+        plain, traced, record = trace_bench.overhead(launch)
+        m = record.memory
+        rows.append((f"memory tracing overhead, {name}",
+                     f"{traced / plain:.1f}x ({m['traced_workgroups']} of "
+                     f"{m['total_workgroups']} workgroups traced)"))
+    return rows
+
+
 def table(rows: list[tuple[str, str]]) -> str:
     lines = ["| measurement | result |", "|---|---|"]
     lines += [f"| {name} | {value} |" for name, value in rows]
@@ -157,7 +178,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args()
-    rows = bench_kernels() + bench_compile() + bench_memsim()
+    rows = (bench_kernels() + bench_compile() + bench_checked() + bench_tracing()
+            + bench_memsim())
     text = table(rows)
     machine = f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
     print(text)
