@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-import gpusim
 from gpusim.occupancy_model import amdgpu_available
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests import amdgpu_kernels
@@ -21,13 +20,6 @@ def llvm_backend():
     """Skip unless llvmlite can compile for amdgcn-amd-amdhsa."""
     if not amdgpu_available():
         pytest.skip("llvmlite was built without the AMDGPU backend")
-
-
-@pytest.fixture
-def fresh_system():
-    gpusim.set_system()
-    yield
-    gpusim.set_system()
 
 
 @pytest.fixture(params=DEVICES)

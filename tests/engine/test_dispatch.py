@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-import gpusim
 from gpusim.compile import lang as hip
 from gpusim.errors import HipError, hipError_t
 from gpusim.runtime.api import hipFree
@@ -33,11 +32,7 @@ def reverse_dynamic(x):
     x[t] = buf[hip.blockDim.x - 1 - t]
 
 
-@pytest.fixture(autouse=True)
-def fresh_system():
-    gpusim.set_system()
-    yield
-    gpusim.set_system()
+pytestmark = pytest.mark.usefixtures("fresh_system")
 
 
 def test_device_array_argument():

@@ -10,12 +10,7 @@ from gpusim import hip
 from gpusim.profiler import KernelRecord, Profile
 from gpusim.profiler.session import COPY_COLUMNS, KERNEL_COLUMNS
 
-
-@pytest.fixture(autouse=True)
-def fresh_system():
-    gpusim.set_system()
-    yield
-    gpusim.set_system()
+pytestmark = pytest.mark.usefixtures("fresh_system")
 
 
 def test_records_every_copy_and_memset_with_modeled_times(tmp_path):

@@ -7,12 +7,7 @@ from gpusim import hip
 from gpusim.devices import get_spec, list_devices
 from gpusim.errors import HipError, hipError_t
 
-
-@pytest.fixture(autouse=True)
-def fresh_system():
-    gpusim.set_system()
-    yield
-    gpusim.set_system()
+pytestmark = pytest.mark.usefixtures("fresh_system")
 
 
 def test_default_system_is_eight_mi300x():

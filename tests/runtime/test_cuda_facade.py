@@ -6,12 +6,7 @@ import pytest
 import gpusim
 from gpusim import cuda
 
-
-@pytest.fixture(autouse=True)
-def fresh_system():
-    gpusim.set_system()
-    yield
-    gpusim.set_system()
+pytestmark = pytest.mark.usefixtures("fresh_system")
 
 
 def test_numba_cuda_style_program_with_numba_types_and_host_arrays():

@@ -10,11 +10,7 @@ from gpusim.errors import HipError
 PAGE = 4096
 
 
-@pytest.fixture(autouse=True)
-def fresh_system():
-    gpusim.set_system()
-    yield
-    gpusim.set_system()
+pytestmark = pytest.mark.usefixtures("fresh_system")
 
 
 def test_host_uses_a_managed_array_like_numpy():

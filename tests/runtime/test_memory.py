@@ -7,12 +7,7 @@ import gpusim
 from gpusim import hip
 from gpusim.errors import HipError, hipError_t
 
-
-@pytest.fixture(autouse=True)
-def fresh_system():
-    gpusim.set_system()
-    yield
-    gpusim.set_system()
+pytestmark = pytest.mark.usefixtures("fresh_system")
 
 
 def test_a_192_gib_device_costs_nothing_until_used():

@@ -12,11 +12,7 @@ from gpusim.timing import costs
 MiB = 1 << 20
 
 
-@pytest.fixture(autouse=True)
-def fresh_system():
-    gpusim.set_system()
-    yield
-    gpusim.set_system()
+pytestmark = pytest.mark.usefixtures("fresh_system")
 
 
 def test_operations_of_a_stream_run_in_issue_order():
