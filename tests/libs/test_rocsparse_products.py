@@ -231,3 +231,55 @@ def test_csrsv_reports_the_first_zero_pivot(fresh_system, kind):
     assert np.isnan(d_y.copy_to_host()).all()
     with pytest.raises(np.linalg.LinAlgError):  # scipy agrees the triangle is singular
         spla.spsolve_triangular(sp.csr_matrix(np.tril(a)), np.ones(m), lower=True)
+
+
+@SETTINGS
+@given(case=matrices(dtypes=[np.float32, np.complex128]), block_dim=st.integers(1, 3),
+       by_columns=st.booleans(), seed=st.integers(0, 99))
+def test_generic_spmv_and_spmm_on_bsr(case, block_dim, by_columns, seed):
+    a, base = case
+    rp, ci, val, mb, nb, padded = bsr_arrays(a, block_dim, base, by_columns)
+    dense = sp.csr_matrix(padded)
+    x, y = _vectors(dense, R.rocsparse_operation_none, seed)
+    dt = DATATYPE[a.dtype.type]
+    direction = R.rocsparse_direction_column if by_columns else R.rocsparse_direction_row
+    mat = R.rocsparse_create_bsr_descr(mb, nb, ci.size, direction, block_dim,
+                                       hip.to_device(rp), hip.to_device(ci),
+                                       hip.to_device(val), I32, I32, base, dt)
+    h, d_y = R.rocsparse_create_handle(), hip.to_device(y)
+    vx = R.rocsparse_create_dnvec_descr(x.size, hip.to_device(x), dt)
+    vy = R.rocsparse_create_dnvec_descr(y.size, d_y, dt)
+    R.rocsparse_spmv(h, R.rocsparse_operation_none, 1.0, mat, vx, 1.0, vy, dt,
+                     R.rocsparse_spmv_alg_bsr, R.rocsparse_spmv_stage_compute, 0, None)
+    _check(dense, R.rocsparse_operation_none, x, y, 1.0, 1.0, d_y.copy_to_host())
+    b = np.random.default_rng(seed).standard_normal((dense.shape[1], 2)).astype(a.dtype)
+    d_c = hip.device_array(dense.shape[0] * 2, a.dtype)
+    mb_ = R.rocsparse_create_dnmat_descr(b.shape[0], 2, b.shape[0], hip.to_device(b.ravel("F")),
+                                         dt, R.rocsparse_order_column)
+    mc = R.rocsparse_create_dnmat_descr(dense.shape[0], 2, dense.shape[0], d_c, dt,
+                                        R.rocsparse_order_column)
+    R.rocsparse_spmm(h, R.rocsparse_operation_none, R.rocsparse_operation_none, 1.0, mat, mb_,
+                     0.0, mc, dt, R.rocsparse_spmm_alg_bsr, R.rocsparse_spmm_stage_compute, 0,
+                     None)
+    got = d_c.copy_to_host().reshape(2, -1).T
+    np.testing.assert_allclose(got, dense @ b, rtol=TOL[a.dtype.type],
+                               atol=10 * TOL[a.dtype.type])
+
+
+def test_pointer_mode_device_reads_alpha_and_beta_when_the_kernel_runs(fresh_system):
+    """alpha and beta are device memory written by a copy queued before the call: the
+    kernel sees the copied values, which the host chose after the call returned."""
+    a = random_matrix(5, 4, 0.5, 7, np.float64)
+    s, h = hip.hipStreamCreate(), R.rocsparse_create_handle()
+    R.rocsparse_set_stream(h, s)
+    R.rocsparse_set_pointer_mode(h, R.rocsparse_pointer_mode_device)
+    rp, ci, val = upload_csr(a, 0)
+    x, y = np.ones(4), np.arange(5.0)
+    d_x, d_y = hip.to_device(x), hip.to_device(y)  # (null-stream copies synchronise)
+    scalars, d_scalars = hip.pinned_array(2), hip.device_array(2)
+    hip.hipMemcpyAsync(d_scalars, scalars, 16, hip.hipMemcpyHostToDevice, s)
+    R.rocsparse_dcsrmv(h, R.rocsparse_operation_none, 5, 4, a.nnz, d_scalars[0:], _descr(0),
+                       val, rp, ci, None, d_x, d_scalars[1:], d_y)
+    scalars[:] = [3.0, -1.0]  # the queued copy has not run yet
+    hip.hipStreamSynchronize(s)
+    np.testing.assert_allclose(d_y.copy_to_host(), 3.0 * (a @ x) - y)
