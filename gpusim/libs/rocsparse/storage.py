@@ -7,7 +7,9 @@
     BSR  row_ptr[mb + 1], col_ind[nnzb], val[nnzb * dim * dim]: blocks of dim x dim,
          each stored by rows (rocsparse_direction_row) or by columns
 
-Indices are offset by the descriptor's index base (0 or 1). These readers run when the
+(ELL's index is rocSPARSE's ``ELL_IND(i, p, m, width) = p * m + i``, library/src/include/
+handle.h; "padded column indices should be -1", rocsparse_ellmv.h.) Indices are offset
+by the descriptor's index base (0 or 1). These readers run when the
 kernel runs (the arrays may be written by earlier kernels on the stream); indices that
 would make a real kernel read or write outside an array raise
 ``HipError(hipErrorIllegalAddress)`` at the next synchronisation, as a GPU memory
