@@ -163,3 +163,48 @@ def test_hip_malloc_pointers_are_accepted(fresh_system):
     hip.hipMemcpy(out, p, x.nbytes, hip.hipMemcpyDeviceToHost)
     np.testing.assert_allclose(out, np.fft.fft(x), **TOL[DOUBLE])
     hip.hipFree(p)
+
+
+def _strided(lengths, pads, gap, batch):
+    """Strides (fastest first) with ``pads`` extra elements after each dimension, and a
+    distance with ``gap`` more after each transform."""
+    strides, step = [], 1
+    for n, pad in zip(lengths, pads, strict=True):
+        strides.append(step)
+        step *= n + pad
+    return strides, step + gap
+
+
+def _indices(lengths, strides, distance, batch):
+    """Element index of every value, shaped (batch, n[rank-1], ..., n[0])."""
+    grids = np.meshgrid(*[np.arange(n) for n in lengths[::-1]], indexing="ij")
+    inner = sum(g * s for g, s in zip(grids, strides[::-1], strict=True))
+    return np.arange(batch).reshape(-1, *[1] * len(lengths)) * distance + inner
+
+
+@settings(max_examples=30, deadline=None)
+@given(lengths=st.lists(st.integers(1, 9), min_size=1, max_size=3), batch=st.integers(1, 3),
+       pads=st.lists(st.integers(0, 3), min_size=6, max_size=6), gaps=st.tuples(
+           st.integers(0, 5), st.integers(0, 5)), real=st.booleans())
+def test_random_strides_and_distances_match_numpy(lengths, batch, pads, gaps, real):
+    rank = len(lengths)
+    out_lengths = [lengths[0] // 2 + 1, *lengths[1:]] if real else lengths
+    in_strides, in_dist = _strided(lengths, pads[:rank], gaps[0], batch)
+    out_strides, out_dist = _strided(out_lengths, pads[3:3 + rank], gaps[1], batch)
+    in_idx = _indices(lengths, in_strides, in_dist, batch)
+    out_idx = _indices(out_lengths, out_strides, out_dist, batch)
+    x = RNG.standard_normal(in_idx.shape) if real else _complex(in_idx.shape)
+    buf = np.zeros(in_idx.max() + 1, x.dtype)
+    buf[in_idx] = x
+    desc = F.rocfft_plan_description_create()
+    in_type = F.rocfft_array_type_real if real else F.rocfft_array_type_complex_interleaved
+    out_type = F.rocfft_array_type_hermitian_interleaved if real else \
+        F.rocfft_array_type_complex_interleaved
+    F.rocfft_plan_description_set_data_layout(desc, in_type, out_type, None, None, rank,
+                                              in_strides, in_dist, rank, out_strides,
+                                              out_dist)
+    d_out = hip.device_array(out_idx.max() + 1, np.complex128)
+    F.rocfft_execute(_plan(R2C if real else FWD, DOUBLE, lengths, batch, OP, desc),
+                     [hip.to_device(buf)], [d_out], None)
+    want = (np.fft.rfftn if real else np.fft.fftn)(x, axes=_axes(lengths))
+    np.testing.assert_allclose(d_out.copy_to_host()[out_idx], want, rtol=1e-9, atol=1e-9)
