@@ -18,6 +18,7 @@ from sparse_cases import (
     upload_csr,
 )
 
+import gpusim
 from gpusim import hip
 from gpusim import rocsparse as R
 
@@ -283,3 +284,24 @@ def test_pointer_mode_device_reads_alpha_and_beta_when_the_kernel_runs(fresh_sys
     scalars[:] = [3.0, -1.0]  # the queued copy has not run yet
     hip.hipStreamSynchronize(s)
     np.testing.assert_allclose(d_y.copy_to_host(), 3.0 * (a @ x) - y)
+
+
+def test_csrmv_analysis_selects_the_adaptive_kernel(fresh_system):
+    a = random_matrix(40, 30, 0.2, 5, np.float64)
+    h, descr, info = R.rocsparse_create_handle(), _descr(0), R.rocsparse_create_mat_info()
+    rp, ci, val = upload_csr(a, 0)
+    x, d_y = hip.to_device(np.ones(30)), hip.device_array(40)
+    with gpusim.profile() as prof:
+        R.rocsparse_dcsrmv(h, R.rocsparse_operation_none, 40, 30, a.nnz, 1.0, descr, val, rp,
+                           ci, info, x, 0.0, d_y)
+        R.rocsparse_dcsrmv_analysis(h, R.rocsparse_operation_none, 40, 30, a.nnz, descr, val,
+                                    rp, ci, info)
+        R.rocsparse_dcsrmv(h, R.rocsparse_operation_none, 40, 30, a.nnz, 1.0, descr, val, rp,
+                           ci, info, x, 0.0, d_y)
+        R.rocsparse_csrmv_clear(h, info)
+        R.rocsparse_dcsrmv(h, R.rocsparse_operation_none, 40, 30, a.nnz, 1.0, descr, val, rp,
+                           ci, info, x, 0.0, d_y)
+        np.testing.assert_allclose(d_y.copy_to_host(), a @ np.ones(30))
+    assert [k.name for k in prof.kernels] == [
+        "csrmvn_general_kernel", "csrmvn_preprocess_kernel", "csrmvn_adaptive_kernel",
+        "csrmvn_general_kernel"]

@@ -1,5 +1,6 @@
 """Sparse matrix times dense vector, y := alpha * op(A) * x + beta * y, in the four
-storage formats of rocSPARSE's level-2 API: ``rocsparse_Xcsrmv``, ``rocsparse_Xcoomv``,
+storage formats of rocSPARSE's level-2 API: ``rocsparse_Xcsrmv`` (with
+``rocsparse_Xcsrmv_analysis`` / ``rocsparse_csrmv_clear``), ``rocsparse_Xcoomv``,
 ``rocsparse_Xellmv``, ``rocsparse_Xbsrmv`` (X = s, d, c, z). The generic
 ``rocsparse_spmv`` uses the same kernel (``matvec``).
 
@@ -30,7 +31,7 @@ import scipy.sparse as sp
 
 from gpusim.libs.rocsparse import storage
 from gpusim.libs.rocsparse.calls import I32, Call, typed_family
-from gpusim.libs.rocsparse.handle import check_descr
+from gpusim.libs.rocsparse.handle import check_descr, check_info
 from gpusim.libs.rocsparse.types import (
     rocsparse_direction,
     rocsparse_matrix_type,
@@ -80,8 +81,8 @@ def _vectors(call: Call, dtype: np.dtype, trans: rocsparse_operation, m: int, n:
 def csrmv(dtype: np.dtype, function: str, handle: Any, trans: int, m: int, n: int,
           nnz: int, alpha: Any, descr: Any, csr_val: Any, csr_row_ptr: Any,
           csr_col_ind: Any, info: Any, x: Any, beta: Any, y: Any) -> None:
-    """y := alpha * op(A) * x + beta * y with A in CSR (``info`` may be None: the
-    emulator's kernel needs no csrmv analysis)."""
+    """y := alpha * op(A) * x + beta * y with A in CSR (``info``: None, or analysed by
+    csrmv_analysis for the adaptive kernel; the result is the same)."""
     call = Call(handle, function)
     trans = _prologue(call, trans, descr, m, n, nnz=nnz)
     a, b = call.scalar(alpha, dtype, "alpha"), call.scalar(beta, dtype, "beta")
@@ -90,9 +91,35 @@ def csrmv(dtype: np.dtype, function: str, handle: Any, trans: int, m: int, n: in
     rp = call.view(csr_row_ptr, I32, m + 1, "csr_row_ptr")
     xv, yv = _vectors(call, dtype, trans, m, n, x, y)
     base = int(descr.index_base)
+    analysed = info is not None and ("csrmv", trans) in check_info(info, function).analyses
     matvec(call, trans, (m, n), nnz, lambda: storage.csr(m, n, base, rp, ci, val, function),
-           a, b, xv, yv, kernel="csrmvn_general_kernel", dtype=dtype,
-           matrix_bytes=val.nbytes + ci.nbytes + rp.nbytes)
+           a, b, xv, yv, dtype=dtype, matrix_bytes=val.nbytes + ci.nbytes + rp.nbytes,
+           kernel="csrmvn_adaptive_kernel" if analysed else "csrmvn_general_kernel")
+
+
+def csrmv_analysis(dtype: np.dtype, function: str, handle: Any, trans: int, m: int, n: int,
+                   nnz: int, descr: Any, csr_val: Any, csr_row_ptr: Any, csr_col_ind: Any,
+                   info: Any) -> None:
+    """Analyse the rows once so later csrmv calls with this ``info`` use rocSPARSE's
+    adaptive kernel (here: a kernel reading the row pointer, and the kernel's name)."""
+    call = Call(handle, function)
+    trans = _prologue(call, trans, descr, m, n, nnz=nnz)
+    check_info(info, function)
+    call.view(csr_val, dtype, nnz, "csr_val")
+    call.view(csr_col_ind, I32, nnz, "csr_col_ind")
+    rp = call.view(csr_row_ptr, I32, m + 1, "csr_row_ptr")
+    base = int(descr.index_base)
+    call.launch(lambda: storage.row_pointer(m, nnz, base, rp, function),
+                kernel="csrmvn_preprocess_kernel", rows=m, nbytes=rp.nbytes)
+    info.analyses[("csrmv", trans)] = True
+
+
+def rocsparse_csrmv_clear(handle: Any, info: Any) -> None:
+    """Forget the csrmv analyses held in ``info``."""
+    call = Call(handle, "rocsparse_csrmv_clear")
+    held = check_info(info, call.function).analyses
+    for key in [k for k in held if k[0] == "csrmv"]:
+        del held[key]
 
 
 def coomv(dtype: np.dtype, function: str, handle: Any, trans: int, m: int, n: int,
@@ -154,7 +181,8 @@ def bsrmv(dtype: np.dtype, function: str, handle: Any, dir: int, trans: int, mb:
            matrix_bytes=val.nbytes + rp.nbytes + ci.nbytes)
 
 
-ROUTINES = {**typed_family(csrmv, "csrmv"), **typed_family(coomv, "coomv"),
+ROUTINES = {**typed_family(csrmv, "csrmv"), **typed_family(csrmv_analysis, "csrmv_analysis"),
+            **typed_family(coomv, "coomv"),
             **typed_family(ellmv, "ellmv"), **typed_family(bsrmv, "bsrmv")}
 globals().update(ROUTINES)
-__all__ = list(ROUTINES)
+__all__ = [*ROUTINES, "rocsparse_csrmv_clear"]
