@@ -208,3 +208,25 @@ def test_random_strides_and_distances_match_numpy(lengths, batch, pads, gaps, re
                      [hip.to_device(buf)], [d_out], None)
     want = (np.fft.rfftn if real else np.fft.fftn)(x, axes=_axes(lengths))
     np.testing.assert_allclose(d_out.copy_to_host()[out_idx], want, rtol=1e-9, atol=1e-9)
+
+
+def test_planar_in_place_2d_inverse_and_planar_hermitian_3d(fresh_system):
+    x = _complex((2, 6, 5))
+    desc = F.rocfft_plan_description_create()
+    cp = F.rocfft_array_type_complex_planar
+    F.rocfft_plan_description_set_data_layout(desc, cp, cp, None, None, 2, None, 0, 2, None, 0)
+    re, im = hip.to_device(x.real.copy()), hip.to_device(x.imag.copy())
+    F.rocfft_execute(_plan(INV, DOUBLE, [5, 6], 2, IP, desc), [re, im], None, None)
+    got = re.copy_to_host() + 1j * im.copy_to_host()
+    np.testing.assert_allclose(got, np.fft.ifftn(x, axes=(1, 2)) * 30, **TOL[DOUBLE])
+    y = RNG.standard_normal((1, 3, 4, 6))
+    spectrum = np.fft.rfftn(y, axes=(1, 2, 3))
+    desc = F.rocfft_plan_description_create()
+    F.rocfft_plan_description_set_data_layout(desc, F.rocfft_array_type_hermitian_planar,
+                                              F.rocfft_array_type_real, None, None, 3, None, 0,
+                                              3, None, 0)
+    out = hip.device_array(y.shape)
+    F.rocfft_execute(_plan(C2R, DOUBLE, [6, 4, 3], 1, OP, desc),
+                     [hip.to_device(spectrum.real.copy()), hip.to_device(spectrum.imag.copy())],
+                     [out], None)
+    np.testing.assert_allclose(out.copy_to_host(), y * 72, **TOL[DOUBLE])

@@ -137,7 +137,7 @@ def rocfft_execute(plan: rocfft_plan, in_buffer: Any, out_buffer: Any,
     seconds, breakdown = modeled_seconds(plan, get_system().devices[device].spec)
     threads = math.prod(plan.lengths) * plan.batch
     launch(stream, run, name=kernel_name(plan), grid=(max(1, -(-threads // 256)), 1, 1),
-           block=(64, 1, 1), seconds=seconds, breakdown=breakdown,
+           block=(256, 1, 1), seconds=seconds, breakdown=breakdown,
            bytes_moved=int(breakdown["bytes"]))
 
 
