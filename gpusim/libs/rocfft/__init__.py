@@ -3,7 +3,8 @@
     types.py     rocFFT's enums (status, transform type, precision, placement, array type)
     errors.py    RocfftError with ``.status``
     layout.py    lengths/strides/distances/offsets -> element indices; gather and scatter
-    plan.py      setup, plan descriptions, plan creation with rocFFT's checks, work buffer
+    description.py  plan descriptions: array types, strides, distances, offsets, scale
+    plan.py      setup, plan creation with rocFFT's checks, work buffer
     execute.py   execution info (stream, work buffer), rocfft_execute, modeled time
 
     plan_create --(layouts, checks)--> plan --rocfft_execute--> gather input layout
@@ -23,6 +24,13 @@ unnormalised; out-parameters (plans, descriptions, sizes) are returned.
 True
 """
 
+from gpusim.libs.rocfft.description import (
+    rocfft_plan_description,
+    rocfft_plan_description_create,
+    rocfft_plan_description_destroy,
+    rocfft_plan_description_set_data_layout,
+    rocfft_plan_description_set_scale_factor,
+)
 from gpusim.libs.rocfft.errors import RocfftError
 from gpusim.libs.rocfft.execute import (
     rocfft_execute,
@@ -36,11 +44,6 @@ from gpusim.libs.rocfft.plan import (
     rocfft_cleanup,
     rocfft_plan,
     rocfft_plan_create,
-    rocfft_plan_description,
-    rocfft_plan_description_create,
-    rocfft_plan_description_destroy,
-    rocfft_plan_description_set_data_layout,
-    rocfft_plan_description_set_scale_factor,
     rocfft_plan_destroy,
     rocfft_plan_get_print,
     rocfft_plan_get_work_buffer_size,

@@ -1,4 +1,4 @@
-"""rocFFT plans: setup, plan descriptions, plan creation and the work-buffer size.
+"""rocFFT plans: setup, plan creation with its checks, and the work-buffer size.
 
 A plan fixes everything about a transform but the buffers: placement, transform type,
 precision, lengths (``lengths[0]`` is the fastest dimension), batch, and from an
@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpusim.libs.rocfft.description import check_description, enum_arg, rocfft_plan_description
 from gpusim.libs.rocfft.errors import RocfftError
 from gpusim.libs.rocfft.layout import Layout, default_distance, default_strides, first_collision
 from gpusim.libs.rocfft.types import (
@@ -53,21 +54,6 @@ DEFAULT_TYPES = {
     T.rocfft_transform_type_real_inverse: (A.rocfft_array_type_hermitian_interleaved,
                                            A.rocfft_array_type_real),
 }
-
-
-@dataclass
-class rocfft_plan_description:  # noqa: N801 - the C handle's name
-    """What ``rocfft_plan_description_set_*`` recorded; read at plan creation."""
-
-    in_array_type: rocfft_array_type = A.rocfft_array_type_unset
-    out_array_type: rocfft_array_type = A.rocfft_array_type_unset
-    in_offsets: tuple[int, ...] = (0, 0)
-    out_offsets: tuple[int, ...] = (0, 0)
-    in_strides: tuple[int, ...] | None = None
-    out_strides: tuple[int, ...] | None = None
-    in_distance: int = 0
-    out_distance: int = 0
-    scale_factor: float = 1.0
 
 
 @dataclass
@@ -103,58 +89,6 @@ def rocfft_cleanup() -> None:
     _state["setup"] = False
 
 
-def rocfft_plan_description_create() -> rocfft_plan_description:
-    """A new plan description with rocFFT's defaults (unset array types, packed data)."""
-    return rocfft_plan_description()
-
-
-def rocfft_plan_description_destroy(description: rocfft_plan_description) -> None:
-    """Free a description (plans made from it keep their own copy)."""
-    _check_description(description, "rocfft_plan_description_destroy")
-
-
-def rocfft_plan_description_set_scale_factor(description: rocfft_plan_description,
-                                             scale_factor: float) -> None:
-    """Multiply every output by ``scale_factor`` (must be finite, as in rocFFT).
-
-    >>> d = rocfft_plan_description_create()
-    >>> rocfft_plan_description_set_scale_factor(d, float("inf"))
-    Traceback (most recent call last):
-    ...
-    gpusim.libs.rocfft.errors.RocfftError: ...: rocfft_status_invalid_arg_value (2): ...
-    """
-    name = "rocfft_plan_description_set_scale_factor"
-    _check_description(description, name)
-    if not math.isfinite(scale_factor):
-        raise RocfftError(S.rocfft_status_invalid_arg_value, name,
-                          f"scale_factor={scale_factor} is not finite; pass e.g. 1/N to "
-                          "normalise")
-    description.scale_factor = float(scale_factor)
-
-
-def rocfft_plan_description_set_data_layout(
-        description: rocfft_plan_description, in_array_type: int, out_array_type: int,
-        in_offsets: Any, out_offsets: Any, in_strides_size: int, in_strides: Any,
-        in_distance: int, out_strides_size: int, out_strides: Any, out_distance: int
-) -> None:
-    """Record array types, offsets, strides (fastest first) and batch distances, in
-    elements of each array type; ``None`` strides/offsets and 0 distances mean
-    rocFFT's defaults. Checked against the transform at ``rocfft_plan_create``.
-    """
-    name = "rocfft_plan_description_set_data_layout"
-    _check_description(description, name)
-    description.in_array_type = _enum(A, in_array_type, "in_array_type", name)
-    description.out_array_type = _enum(A, out_array_type, "out_array_type", name)
-    if in_offsets is not None:
-        description.in_offsets = (tuple(int(o) for o in in_offsets) + (0,))[:2]
-    if out_offsets is not None:
-        description.out_offsets = (tuple(int(o) for o in out_offsets) + (0,))[:2]
-    description.in_strides = _strides(in_strides, in_strides_size, "in", name)
-    description.out_strides = _strides(out_strides, out_strides_size, "out", name)
-    description.in_distance = int(in_distance)
-    description.out_distance = int(out_distance)
-
-
 def rocfft_plan_create(placement: int, transform_type: int, precision: int,
                        dimensions: int, lengths: Any, number_of_transforms: int,
                        description: rocfft_plan_description | None) -> rocfft_plan:
@@ -173,11 +107,11 @@ def rocfft_plan_create(placement: int, transform_type: int, precision: int,
     if int(number_of_transforms) < 1:
         raise RocfftError(S.rocfft_status_invalid_arg_value, name,
                           f"number_of_transforms={number_of_transforms} must be at least 1")
-    placement = _enum(rocfft_result_placement, placement, "placement", name)
-    transform_type = _enum(T, transform_type, "transform_type", name)
-    precision = _enum(rocfft_precision, precision, "precision", name)
+    placement = enum_arg(rocfft_result_placement, placement, "placement", name)
+    transform_type = enum_arg(T, transform_type, "transform_type", name)
+    precision = enum_arg(rocfft_precision, precision, "precision", name)
     desc = description if description is not None else rocfft_plan_description()
-    _check_description(desc, name)
+    check_description(desc, name)
     inp, out = _layouts(placement, transform_type, lengths, int(number_of_transforms), desc)
     _check_array_types(placement, transform_type, inp.array_type, out.array_type)
     if placement == INPLACE:
@@ -232,33 +166,6 @@ def check_plan(plan: Any, function: str) -> rocfft_plan:
         raise RocfftError(S.rocfft_status_failure, function,
                           "the plan was destroyed by rocfft_plan_destroy; create a new one")
     return plan
-
-
-def _check_description(description: Any, function: str) -> None:
-    if not isinstance(description, rocfft_plan_description):
-        raise RocfftError(S.rocfft_status_invalid_arg_value, function,
-                          f"{description!r} is not a plan description; make one with "
-                          "rocfft_plan_description_create")
-
-
-def _enum(kind: type, value: Any, arg: str, function: str) -> Any:
-    try:
-        return kind(int(value))
-    except (TypeError, ValueError):
-        raise RocfftError(S.rocfft_status_invalid_arg_value, function,
-                          f"{arg}={value!r} is not a {kind.__name__}; use one of "
-                          f"{', '.join(kind.__members__)}") from None
-
-
-def _strides(strides: Any, size: int, side: str, function: str) -> tuple[int, ...] | None:
-    if strides is None:
-        return None
-    strides = tuple(int(s) for s in strides)
-    if len(strides) != int(size):
-        raise RocfftError(S.rocfft_status_invalid_strides, function,
-                          f"{side}_strides has {len(strides)} entries but {side}_strides_size"
-                          f"={size}; pass one stride per dimension, fastest first")
-    return strides
 
 
 def _layouts(placement: rocfft_result_placement, kind: rocfft_transform_type,
