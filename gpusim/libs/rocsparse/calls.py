@@ -33,6 +33,7 @@ from gpusim.libs.common import device_view, launch, roofline_seconds, scalar_rea
 from gpusim.libs.rocsparse.errors import RocsparseError
 from gpusim.libs.rocsparse.handle import check_enum, check_handle
 from gpusim.libs.rocsparse.types import rocsparse_pointer_mode, rocsparse_status
+from gpusim.runtime.darray import DeviceArray
 from gpusim.runtime.scheduler import Op
 from gpusim.runtime.system import get_system
 
@@ -67,6 +68,13 @@ class Call:
         where nothing is read (count 0), as in rocSPARSE's quick returns."""
         if ptr is None and int(count) == 0:
             return np.empty(0, dtype)
+        dtype = np.dtype(dtype)
+        if isinstance(ptr, DeviceArray) and dtype.kind in "iu" and ptr.dtype != dtype:
+            raise self.fail(S.rocsparse_status_type_mismatch,
+                            f"argument '{arg}' holds {ptr.dtype} indices but "
+                            f"{self.function} reads {dtype} ("
+                            f"{'rocsparse_int' if dtype == I32 else 'its index type'}); "
+                            f"upload them with .astype(np.{dtype})")
         return device_view(ptr, dtype, int(count), function=self.function, arg=arg,
                            error=RocsparseError, device=self.handle.device)
 

@@ -86,9 +86,9 @@ def csrmv(dtype: np.dtype, function: str, handle: Any, trans: int, m: int, n: in
     call = Call(handle, function)
     trans = _prologue(call, trans, descr, m, n, nnz=nnz)
     a, b = call.scalar(alpha, dtype, "alpha"), call.scalar(beta, dtype, "beta")
-    val, ci = call.view(csr_val, dtype, nnz, "csr_val"), call.view(csr_col_ind, I32, nnz,
-                                                                  "csr_col_ind")
+    val = call.view(csr_val, dtype, nnz, "csr_val")
     rp = call.view(csr_row_ptr, I32, m + 1, "csr_row_ptr")
+    ci = call.view(csr_col_ind, I32, nnz, "csr_col_ind")
     xv, yv = _vectors(call, dtype, trans, m, n, x, y)
     base = int(descr.index_base)
     analysed = info is not None and ("csrmv", trans) in check_info(info, function).analyses
