@@ -130,3 +130,38 @@ def test_coo_upload_helper_agrees_with_scipy():
     a = sp.csr_matrix(np.array([[0, 1.0], [2.0, 0]]))
     rows, cols, vals = (d.copy_to_host() for d in upload_coo(a, 1))
     assert rows.tolist() == [1, 2] and cols.tolist() == [2, 1] and vals.tolist() == [1, 2]
+
+
+@SETTINGS
+@given(case=matrices(), block_dim=st.integers(1, 4), by_columns=st.booleans(),
+       bsr_base=st.sampled_from([0, 1]))
+def test_csr2bsr_matches_scipy_blocks(case, block_dim, by_columns, bsr_base):
+    a, base = case
+    m, n = a.shape
+    h = R.rocsparse_create_handle()
+    rp, ci, val = upload_csr(a, base)
+    direction = R.rocsparse_direction_column if by_columns else R.rocsparse_direction_row
+    mb, nb = -(-m // block_dim), -(-n // block_dim)
+    bsr_rp = hip.device_array(mb + 1, np.int32)
+    nnzb = R.rocsparse_csr2bsr_nnz(h, direction, m, n, _descr(base), rp, ci, block_dim,
+                                   _descr(bsr_base), bsr_rp)
+    bsr_ci = hip.device_array(nnzb, np.int32)
+    bsr_val = hip.device_array(nnzb * block_dim ** 2, a.dtype)
+    _routine("csr2bsr", a)(h, direction, m, n, _descr(base), val, rp, ci, block_dim,
+                           _descr(bsr_base), bsr_val, bsr_rp, bsr_ci)
+    rows, cols = bsr_rp.copy_to_host() - bsr_base, bsr_ci.copy_to_host() - bsr_base
+    blocks = bsr_val.copy_to_host().reshape(-1, block_dim, block_dim)
+    if by_columns:
+        blocks = blocks.transpose(0, 2, 1)
+    dense = np.zeros((mb * block_dim, nb * block_dim), a.dtype)
+    touched = set()
+    for i in range(mb):
+        for k in range(rows[i], rows[i + 1]):
+            j = cols[k]
+            dense[i * block_dim:(i + 1) * block_dim, j * block_dim:(j + 1) * block_dim] = \
+                blocks[k]
+            touched.add((i, j))
+    np.testing.assert_array_equal(dense[:m, :n], a.toarray())
+    coo = a.tocoo()
+    assert touched == set(zip(coo.row // block_dim, coo.col // block_dim, strict=True))
+    assert all(np.all(np.diff(cols[rows[i]:rows[i + 1]]) > 0) for i in range(mb))

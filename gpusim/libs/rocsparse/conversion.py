@@ -1,6 +1,7 @@
 """Conversions between sparse formats: ``rocsparse_csr2coo``, ``rocsparse_coo2csr``,
 ``rocsparse_csr2csc_buffer_size`` / ``rocsparse_Xcsr2csc``, ``rocsparse_csr2ell_width``
-/ ``rocsparse_Xcsr2ell`` (see storage.py for the layouts).
+/ ``rocsparse_Xcsr2ell``, ``rocsparse_csr2bsr_nnz`` / ``rocsparse_Xcsr2bsr`` (see
+storage.py for the layouts).
 
 >>> import numpy as np
 >>> from gpusim import hip
@@ -17,13 +18,19 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from gpusim.libs.common import wait
 from gpusim.libs.rocsparse import storage
 from gpusim.libs.rocsparse.calls import I32, Call, typed_family
 from gpusim.libs.rocsparse.errors import RocsparseError
 from gpusim.libs.rocsparse.handle import check_descr
-from gpusim.libs.rocsparse.types import rocsparse_action, rocsparse_index_base, rocsparse_status
+from gpusim.libs.rocsparse.types import (
+    rocsparse_action,
+    rocsparse_direction,
+    rocsparse_index_base,
+    rocsparse_status,
+)
 
 S = rocsparse_status
 
@@ -160,7 +167,89 @@ def csr2ell(dtype: np.dtype, function: str, handle: Any, m: int, csr_descr: Any,
                 nbytes=rp.nbytes + out_val.nbytes + out_col.nbytes, dtype=dtype)
 
 
-ROUTINES = {**typed_family(csr2csc, "csr2csc"), **typed_family(csr2ell, "csr2ell")}
+def _blocks(call: Call, direction: int, m: int, n: int, csr_descr: Any, block_dim: int,
+            bsr_descr: Any) -> tuple[rocsparse_direction, int, int, int, int]:
+    """Checks shared by csr2bsr_nnz and csr2bsr: (dir, csr base, bsr base, mb, nb)."""
+    direction = call.enum(rocsparse_direction, direction, "dir")
+    call.sizes(m=m, n=n)
+    if int(block_dim) < 1:
+        raise call.fail(S.rocsparse_status_invalid_size,
+                        f"block_dim={block_dim} must be at least 1")
+    base = int(check_descr(csr_descr, call.function, "csr_descr").index_base)
+    bsr_base = int(check_descr(bsr_descr, call.function, "bsr_descr").index_base)
+    d = int(block_dim)
+    return direction, base, bsr_base, -(-int(m) // d), -(-int(n) // d)
+
+
+def _to_bsr(m: int, n: int, d: int, base: int, rp: np.ndarray, ci: np.ndarray,
+            val: np.ndarray, function: str) -> sp.bsr_matrix:
+    """The CSR matrix zero-padded to whole blocks, as BSR with sorted block columns: a
+    block is stored when any entry of the CSR pattern falls in it."""
+    a = storage.csr(m, n, base, rp, ci, val, function)
+    rows = -(-m // d) * d
+    indptr = np.concatenate([a.indptr, np.full(rows - m, a.indptr[-1])])
+    padded = sp.csr_matrix((a.data, a.indices, indptr), shape=(rows, -(-n // d) * d))
+    blocks = padded.tobsr(blocksize=(d, d))
+    blocks.sort_indices()
+    return blocks
+
+
+def rocsparse_csr2bsr_nnz(handle: Any, dir: int, m: int, n: int, csr_descr: Any,
+                          csr_row_ptr: Any, csr_col_ind: Any, block_dim: int, bsr_descr: Any,
+                          bsr_row_ptr: Any, bsr_nnz: Any = None) -> int | None:
+    """Count the blocks of block_dim x block_dim the CSR matrix touches: the BSR row
+    pointer (mb + 1 entries) and the total (returned, or written to ``bsr_nnz`` in
+    pointer mode device)."""
+    call = Call(handle, "rocsparse_csr2bsr_nnz")
+    _, base, bsr_base, mb, nb = _blocks(call, dir, m, n, csr_descr, block_dim, bsr_descr)
+    rp = call.view(csr_row_ptr, I32, m + 1, "csr_row_ptr")
+    out_rp = call.view(bsr_row_ptr, I32, mb + 1, "bsr_row_ptr")
+    target = call.result_target(bsr_nnz, "bsr_nnz")
+    total = {}
+
+    def run() -> None:
+        nnz = int(rp[-1]) - base if m else 0
+        ci = call.view(csr_col_ind, I32, nnz, "csr_col_ind")
+        blocks = _to_bsr(m, n, int(block_dim), base, rp, ci, np.ones(nnz), call.function)
+        out_rp[:] = blocks.indptr + bsr_base
+        total["nnzb"] = int(blocks.indptr[-1])
+        if target is not None:
+            target[0] = total["nnzb"]
+
+    op = call.launch(run, kernel="csr2bsr_nnz_kernel", rows=m, nbytes=rp.nbytes + out_rp.nbytes)
+    return call.host_result(op, lambda: total["nnzb"])
+
+
+def csr2bsr(dtype: np.dtype, function: str, handle: Any, dir: int, m: int, n: int,
+            csr_descr: Any, csr_val: Any, csr_row_ptr: Any, csr_col_ind: Any, block_dim: int,
+            bsr_descr: Any, bsr_val: Any, bsr_row_ptr: Any, bsr_col_ind: Any) -> None:
+    """CSR -> BSR with blocks stored by rows or by columns (``dir``); sizes from
+    csr2bsr_nnz."""
+    call = Call(handle, function)
+    direction, base, bsr_base, mb, nb = _blocks(call, dir, m, n, csr_descr, block_dim,
+                                                 bsr_descr)
+    d = int(block_dim)
+    rp = call.view(csr_row_ptr, I32, m + 1, "csr_row_ptr")
+    out_rp = call.view(bsr_row_ptr, I32, mb + 1, "bsr_row_ptr")
+
+    def run() -> None:
+        nnz = int(rp[-1]) - base if m else 0
+        ci, val = call.view(csr_col_ind, I32, nnz, "csr_col_ind"), call.view(
+            csr_val, dtype, nnz, "csr_val")
+        blocks = _to_bsr(m, n, d, base, rp, ci, val, function)
+        nnzb = int(blocks.indptr[-1])
+        out_ci = call.view(bsr_col_ind, I32, nnzb, "bsr_col_ind")
+        out_val = call.view(bsr_val, dtype, nnzb * d * d, "bsr_val")
+        data = blocks.data if direction == rocsparse_direction.rocsparse_direction_row \
+            else blocks.data.transpose(0, 2, 1)
+        out_rp[:], out_ci[:] = blocks.indptr + bsr_base, blocks.indices + bsr_base
+        out_val[:] = data.ravel()
+
+    call.launch(run, kernel="csr2bsr_kernel", rows=m, nbytes=2 * rp.nbytes, dtype=dtype)
+
+
+ROUTINES = {**typed_family(csr2csc, "csr2csc"), **typed_family(csr2ell, "csr2ell"),
+            **typed_family(csr2bsr, "csr2bsr")}
 globals().update(ROUTINES)
-__all__ = [*ROUTINES, "rocsparse_coo2csr", "rocsparse_csr2coo",
+__all__ = [*ROUTINES, "rocsparse_coo2csr", "rocsparse_csr2bsr_nnz", "rocsparse_csr2coo",
            "rocsparse_csr2csc_buffer_size", "rocsparse_csr2ell_width"]
