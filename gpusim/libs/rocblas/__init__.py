@@ -13,8 +13,11 @@
     auxiliary.py  set/get_vector, set/get_matrix
 """
 
+from gpusim.libs.rocblas import auxiliary as _auxiliary
+from gpusim.libs.rocblas import batched as _batched
 from gpusim.libs.rocblas import enums as _enums
 from gpusim.libs.rocblas import gemm as _gemm
+from gpusim.libs.rocblas import gemm_ex as _gemm_ex
 from gpusim.libs.rocblas import handle as _handle
 from gpusim.libs.rocblas import level1 as _level1
 from gpusim.libs.rocblas import level2 as _level2
@@ -22,7 +25,7 @@ from gpusim.libs.rocblas import level3 as _level3
 from gpusim.libs.rocblas import reductions as _reductions
 from gpusim.libs.rocblas.enums import ENUMS, RocblasError
 
-_MODULES = [_handle, _level1, _reductions, _level2, _gemm, _level3]
+_MODULES = [_handle, _level1, _reductions, _level2, _gemm, _level3, _batched, _gemm_ex, _auxiliary]
 _NAMES: dict = {"RocblasError": RocblasError}
 for _enum in ENUMS:
     _NAMES[_enum.__name__] = _enum

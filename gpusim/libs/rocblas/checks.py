@@ -167,3 +167,16 @@ def scalar_arg(h: Any, value: Any, dtype: Any, function: str, arg: str) -> Any:
         raise null(function, arg)
     return scalar_reader(value, dtype, device_mode=h.device_mode, function=function,
                          arg=arg, error=RocblasError, device=h.device)
+
+
+def same_memory(p: Any, q: Any) -> bool:
+    """True when two pointer arguments start at the same device address."""
+    from gpusim.runtime.darray import DeviceArray
+
+    if p is None or q is None:
+        return False
+    p, q = (x.ptr if isinstance(x, DeviceArray) else x for x in (p, q))
+    try:
+        return int(p) == int(q)
+    except TypeError:
+        return False

@@ -10,8 +10,9 @@ when ldc = ldb). They are modeled as GEMM-shaped kernels with their own FLOP cou
 >>> h = rocblas.rocblas_create_handle()
 >>> A = hip.to_device(np.array([4, 2, 0, 3], np.float64))   # [[4, 0], [2, 3]]
 >>> B = hip.to_device(np.array([8, 7], np.float64))
->>> L, U, N = rocblas.rocblas_side_left, rocblas.rocblas_fill_lower, rocblas.rocblas_operation_none
->>> rocblas.rocblas_dtrsm(h, L, U, N, rocblas.rocblas_diagonal_non_unit, 2, 1, 1.0, A, 2, B, 2)
+>>> left, lower = rocblas.rocblas_side_left, rocblas.rocblas_fill_lower
+>>> N, D = rocblas.rocblas_operation_none, rocblas.rocblas_diagonal_non_unit
+>>> rocblas.rocblas_dtrsm(h, left, lower, N, D, 2, 1, 1.0, A, 2, B, 2)   # solve A X = B
 >>> B.copy_to_host()
 array([2., 1.])
 """
@@ -30,6 +31,7 @@ from gpusim.libs.rocblas.checks import (
     fail,
     matrix,
     null,
+    same_memory,
     scalar_arg,
 )
 from gpusim.libs.rocblas.enums import PREFIX_DTYPE, rocblas_side, rocblas_status
@@ -205,8 +207,7 @@ def _triangular(name: str, dtype: Any, handle: Any, side: int, uplo: int, transA
     a = scalar_arg(h, alpha, dtype, name, "alpha")
     if not h.device_mode and a() != 0 and (A is None or B is None):
         raise null(name, "A" if A is None else "B")
-    if not solve and (B is C or (B is not None and int(_address(B)) == int(_address(C)))
-                      ) and ldb != ldc:
+    if not solve and same_memory(B, C) and ldb != ldc:
         raise fail(S.rocblas_status_invalid_value, name,
                    f"B and C are the same memory but ldb={ldb} != ldc={ldc}; in-place trmm "
                    "needs ldc = ldb")
@@ -227,10 +228,6 @@ def _triangular(name: str, dtype: Any, handle: Any, side: int, uplo: int, transA
                 compute_kind(dtype), flops=flops, in_bytes=np.dtype(dtype).itemsize,
                 out_bytes=np.dtype(dtype).itemsize)
     return None
-
-
-def _address(ptr: Any) -> Any:
-    return ptr.ptr if hasattr(ptr, "ptr") else ptr
 
 
 _ROUTINES = {
