@@ -82,7 +82,9 @@ def deliver(h: Handle, name: str, result: Any, dtype: Any, compute: Callable[[],
         box[0] = compute()
 
     launch_stream(h, partial, kernels[0], n, dtype, bytes_moved=bytes_moved, flops=flops)
-    op = launch_stream(h, lambda: None, kernels[1], 1, dtype, bytes_moved=0, flops=0)
+    partials = (n + 511) // 512  # one partial result per 512-element workgroup
+    op = launch_stream(h, lambda: None, kernels[1], partials, dtype,
+                       bytes_moved=(partials + 1) * dtype.itemsize, flops=partials)
     if h.device_mode:
         return None
     wait(op)

@@ -92,7 +92,7 @@ def _symm(name: str, dtype: Any, handle: Any, side: int, uplo: int, m: int, n: i
     symm = get_blas_funcs("symm", dtype=dtype)
 
     def run() -> None:
-        Cv[:] = symm(a(), Av, Bv, beta=b(), c=Cv.copy(order="F"), side=int(ka != m),
+        Cv[:] = symm(a(), Av, Bv, beta=b(), c=Cv.copy(order="F"), side=int(side == SIDES[1]),
                      lower=int(uplo == FILLS[1]))
 
     flops = 2.0 * ka * m * n * (4 if np.dtype(dtype).kind == "c" else 1)
@@ -218,7 +218,7 @@ def _triangular(name: str, dtype: Any, handle: Any, side: int, uplo: int, transA
 
     def run() -> None:
         with np.errstate(all="ignore"):
-            Cv[:] = blas(a(), Av, Bv.copy(order="F"), side=int(ka != m),
+            Cv[:] = blas(a(), Av, Bv.copy(order="F"), side=int(side == SIDES[1]),
                          lower=int(uplo == FILLS[1]), trans_a=TRANS_CODE[transA],
                          diag=int(diag == DIAGS[1]))
 
