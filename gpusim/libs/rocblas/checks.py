@@ -60,9 +60,11 @@ def check_sizes(function: str, **sizes: int) -> None:
                        f"{name}={value} is negative; sizes must be >= 0")
 
 
-def check_ld(function: str, ld_name: str, ld: int, rows_name: str, rows: int) -> None:
-    """A leading dimension must be >= the rows it spans (and >= 1): invalid_size."""
-    if not isinstance(ld, (int, np.integer)) or ld < max(1, rows):
+def check_ld(function: str, ld_name: str, ld: int, rows_name: str, rows: int,
+             at_least_one: bool = True) -> None:
+    """A leading dimension must be >= the rows it spans (and >= 1 in rocBLAS; rocSOLVER
+    only asks for >= rows): invalid_size."""
+    if not isinstance(ld, (int, np.integer)) or ld < max(int(at_least_one), rows):
         raise fail(S.rocblas_status_invalid_size, function,
                    f"{ld_name}={ld} < {rows_name}={rows}: in column-major storage "
                    f"{ld_name} is the distance between columns, so it must be at least "
