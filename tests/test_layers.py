@@ -22,7 +22,7 @@ LAYERS = [
     {"engine"},
     {"runtime"},
     {"hip", "cuda", "__init__"},
-    {"libs", "rocfft", "rocsparse"},
+    {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse"},
     {"viz"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}

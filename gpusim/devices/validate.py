@@ -34,6 +34,8 @@ ZERO_ALLOWED: frozenset[str] = frozenset(
         "infinity_cache_bytes",
         "infinity_cache_line_bytes",
         "peer_link_gbs",
+        "matrix_fp64_tflops",
+        "matrix_fp32_tflops",
         "compute_capability",
     }
 )
