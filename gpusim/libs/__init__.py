@@ -8,4 +8,6 @@ handle's stream, with a modeled duration. ``common`` holds what every library ne
 
     common      error base class, pointers -> NumPy views, queuing library kernels,
                 modeled time from peak rates with an efficiency curve
+    rocfft      FFT plans, descriptions and execution (scipy.fft underneath)
+    rocsparse   sparse formats, SpMV/SpMM, triangular solves, conversions (scipy.sparse)
 """
