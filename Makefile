@@ -43,7 +43,7 @@ test: $(VENV)/.test-ready $(OVERRIDES)
 	$(BIN)/python course/make_labs.py --check
 	$(BIN)/python -m pytest --nbval solutions
 	$(BIN)/python -m pytest --nbval-lax labs
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests --durations=10
 
 # Regenerate the student labs from the instructor solutions.
 labs: $(VENV)/.lab-ready
