@@ -305,3 +305,19 @@ def test_csrmv_analysis_selects_the_adaptive_kernel(fresh_system):
     assert [k.name for k in prof.kernels] == [
         "csrmvn_general_kernel", "csrmvn_preprocess_kernel", "csrmvn_adaptive_kernel",
         "csrmvn_general_kernel"]
+
+
+def test_generic_spmv_with_64_bit_indices(fresh_system):
+    a = random_matrix(30, 20, 0.3, 11, np.float64)
+    rp = hip.to_device(a.indptr.astype(np.int64) + 1)
+    ci = hip.to_device(a.indices.astype(np.int64) + 1)
+    i64 = R.rocsparse_indextype_i64
+    mat = R.rocsparse_create_csr_descr(30, 20, a.nnz, rp, ci, hip.to_device(a.data), i64, i64,
+                                       R.rocsparse_index_base_one, R.rocsparse_datatype_f64_r)
+    x, d_y = np.arange(20.0), hip.device_array(30)
+    f64 = R.rocsparse_datatype_f64_r
+    R.rocsparse_spmv(R.rocsparse_create_handle(), R.rocsparse_operation_none, 1.0, mat,
+                     R.rocsparse_create_dnvec_descr(20, hip.to_device(x), f64), 0.0,
+                     R.rocsparse_create_dnvec_descr(30, d_y, f64), f64,
+                     R.rocsparse_spmv_alg_csr_stream, R.rocsparse_spmv_stage_compute, 0, None)
+    np.testing.assert_allclose(d_y.copy_to_host(), a @ x)
