@@ -78,5 +78,10 @@ def test_modeled_gemm_time_in_the_profiler_matches_the_model(handle):
         rocblas.rocblas_sgemm(handle, 111, 111, n, n, n, 1.0, A, n, A, n, 0.0, A, n)
         hip.hipDeviceSynchronize()
     seconds, _ = model.gemm_seconds(get_spec("mi300x"), n, n, n, 1, "f32", reads_c=False)
+    assert model.macro_tile(get_spec("mi300x"), 64, 64, 1) < model.macro_tile(
+        get_spec("mi300x"), 8192, 8192, 1)
     assert prof.kernels[0].duration_ns == round(seconds * 1e9)
-    assert prof.kernels[0].grid == (4, 4, 1)
+    spec = get_spec("mi300x")
+    mt = model.macro_tile(spec, n, n, 1)
+    assert prof.kernels[0].grid == (n // mt, n // mt, 1) == model.gemm_grid(spec, n, n, 1)[0]
+    assert f"_MT{mt}x{mt}x" in prof.kernels[0].name

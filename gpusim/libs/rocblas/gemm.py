@@ -130,7 +130,8 @@ def launch_gemm_call(h: Any, run: Any, call: GemmCall, dtype: Any, m: int, n: in
                      batch: int = 1) -> None:
     """Queue a gemm-family kernel with its Tensile-style name and modeled time."""
     size = np.dtype(dtype).itemsize
-    name = tensile_name(LETTER[call.transA], LETTER[call.transB], _code(dtype), batch > 1)
+    name = tensile_name(LETTER[call.transA], LETTER[call.transB], type_code(dtype), batch > 1,
+                        mt="{MT}")
     launch_gemm(h, run, name, m, n, k, batch, compute_kind(dtype),
                 complex_=np.dtype(dtype).kind == "c", in_bytes=size, out_bytes=size,
                 reads_c=call.beta != 0)
@@ -165,7 +166,8 @@ def _gemm(name: str, dtype: Any, handle: Any, transA: int, transB: int, m: int, 
     return None
 
 
-def _code(dtype: Any) -> str:
+def type_code(dtype: Any) -> str:
+    """Tensile's type code of a GEMM on ``dtype`` (SB, DB, CB, ZB)."""
     return {"float32": "SB", "float64": "DB", "complex64": "CB", "complex128": "ZB"}[
         np.dtype(dtype).name]
 

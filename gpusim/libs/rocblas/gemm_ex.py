@@ -181,7 +181,8 @@ def _gemm_ex(name: str, handle: Any, transA: int, transB: int, m: int, n: int, k
         Ds[:] = _narrow(out, types[1])
 
     size_in, size_out = np.dtype(STORAGE[types[0]]).itemsize, np.dtype(STORAGE[types[1]]).itemsize
-    launch_gemm(h, run, tensile_name(LETTER[transA], LETTER[transB], code, batch_count > 1),
+    name = tensile_name(LETTER[transA], LETTER[transB], code, batch_count > 1, mt="{MT}")
+    launch_gemm(h, run, name,
                 m, n, k, batch_count, kind, complex_=np.dtype(acc).kind == "c",
                 in_bytes=size_in, out_bytes=size_out, reads_c=be != 0)
     return None

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from gpusim.devices import DeviceSpec
 from gpusim.libs.common import device_view, host_view, wait
 from gpusim.libs.rocblas import model
 from gpusim.libs.rocblas.enums import RocblasError
@@ -33,14 +34,15 @@ from gpusim.runtime.scheduler import Op
 from gpusim.runtime.streams import enqueue
 
 
-def _spec(h: Handle):
+def spec_of(h: Handle) -> DeviceSpec:
+    """The DeviceSpec of the handle's device."""
     return h.system.devices[h.device].spec
 
 
 def launch_stream(h: Handle, run: Callable[[], Any], kernel: str, n: int, dtype: Any, *,
                   bytes_moved: float, flops: float) -> Op:
     """Queue a memory-bound kernel over ``n`` elements."""
-    seconds, parts = model.stream_seconds(_spec(h), bytes_moved=bytes_moved, flops=flops,
+    seconds, parts = model.stream_seconds(spec_of(h), bytes_moved=bytes_moved, flops=flops,
                                           dtype=np.dtype(dtype))
     grid, block = model.vector_grid(n)
     return h.launch(run, name=kernel, grid=grid, block=block, seconds=seconds,
@@ -49,9 +51,11 @@ def launch_stream(h: Handle, run: Callable[[], Any], kernel: str, n: int, dtype:
 
 def launch_gemm(h: Handle, run: Callable[[], Any], kernel: str, m: int, n: int, k: int,
                 batch: int, kind: str, **shape: Any) -> Op:
-    """Queue a GEMM-shaped kernel (see model.gemm_seconds for ``shape``)."""
-    seconds, parts = model.gemm_seconds(_spec(h), m, n, k, batch, kind, **shape)
-    grid, block = model.gemm_grid(m, n, batch)
+    """Queue a GEMM-shaped kernel (see model.gemm_seconds for ``shape``); ``{MT}`` in the
+    kernel name becomes the macro tile the model picked."""
+    seconds, parts = model.gemm_seconds(spec_of(h), m, n, k, batch, kind, **shape)
+    grid, block = model.gemm_grid(spec_of(h), m, n, batch)
+    kernel = kernel.replace("{MT}", str(model.macro_tile(spec_of(h), m, n, batch)))
     return h.launch(run, name=kernel, grid=grid, block=block, seconds=seconds,
                     breakdown=parts, lds_bytes=32768)
 

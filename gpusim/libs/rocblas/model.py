@@ -5,12 +5,17 @@ for the compute type (``matrix_*_tflops`` in the device profile), else on the ve
 units. Their efficiency is the product of three model factors, each a reason a tuned
 library still falls short of peak on small problems:
 
-    tile fill      output tiles (MT x MT, MT = 128 here) over whole waves of CUs:
+    tile fill      output tiles (MT x MT) over whole waves of CUs:
                    ceil(m/MT) * ceil(n/MT) * batch tiles on cu_count CUs; the last wave
-                   of a 2048^2 sgemm fills 256 of 304 MI300X CUs
-    padding        m*n over the padded tile area (edge tiles do useless work)
+                   of a 2048^2 sgemm with MT = 128 fills 256 of 304 MI300X CUs
+    padding        m*n over the padded tile area (edge tiles do useless work), times
+                   the per-CU efficiency of the tile size (TILE_EFFICIENCY: small
+                   tiles reuse less data per load)
     k depth        saturating_efficiency(k, half_work=K_HALF, best=BEST[...]): the
                    prologue/epilogue of each tile is amortised over its k loop
+
+Like Tensile's solution selection, the macro tile MT (16 to 256) is the one that gives
+the best product for the problem: small problems use small tiles to spread over more CUs.
 
 BEST (the fraction of peak a large, well-shaped problem reaches) and K_HALF are model
 assumptions, not measurements: AMD does not publish rocBLAS efficiency curves; 70-85% of
@@ -39,7 +44,9 @@ import numpy as np
 from gpusim.devices import DeviceSpec
 from gpusim.libs.common import roofline_seconds, saturating_efficiency
 
-MT = 128  # model macro-tile edge (Tensile picks 64-256 per problem)
+# Per-CU efficiency of a macro tile of edge MT (model assumption: arithmetic intensity
+# grows with the tile, as loads per FMA fall like 1 / MT).
+TILE_EFFICIENCY = {256: 1.0, 128: 0.95, 64: 0.8, 32: 0.55, 16: 0.3}
 K_HALF = 32  # k at which half of BEST is reached (model assumption)
 BEST = {"f64": 0.85, "f32": 0.80, "f16": 0.70, "bf16": 0.70, "i8": 0.60}  # assumption
 MEM_BEST, MEM_HALF_BYTES = 0.90, 4 << 20  # level 1/2: 90% of HBM, half at 4 MiB
@@ -77,15 +84,31 @@ def matrix_peak_tflops(spec: DeviceSpec, kind: str) -> float:
     return spec.fp64_tflops if kind == "f64" else spec.fp32_tflops
 
 
+def _tile_efficiency(spec: DeviceSpec, m: int, n: int, batch: int, mt: int) -> float:
+    tiles_m, tiles_n = math.ceil(m / mt), math.ceil(n / mt)
+    tiles = tiles_m * tiles_n * batch
+    fill = tiles / (math.ceil(tiles / spec.cu_count) * spec.cu_count)
+    padding = (m * n) / (tiles_m * mt * tiles_n * mt)
+    return fill * padding * TILE_EFFICIENCY[mt]
+
+
+def macro_tile(spec: DeviceSpec, m: int, n: int, batch: int) -> int:
+    """The macro-tile edge the model's "Tensile" picks for an m x n (x batch) output.
+
+    >>> from gpusim.devices import get_spec
+    >>> macro_tile(get_spec("mi300x"), 128, 128, 1), macro_tile(get_spec("mi300x"), 4096, 4096, 1)
+    (16, 256)
+    """
+    m, n, batch = max(m, 1), max(n, 1), max(batch, 1)
+    return max(TILE_EFFICIENCY, key=lambda mt: _tile_efficiency(spec, m, n, batch, mt))
+
+
 def gemm_efficiency(spec: DeviceSpec, m: int, n: int, k: int, batch: int, kind: str
                     ) -> float:
     """Fraction of peak for an m x n x k GEMM batch (tile fill x padding x k depth)."""
-    tiles_m, tiles_n = math.ceil(m / MT), math.ceil(n / MT)
-    tiles = tiles_m * tiles_n * batch
-    waves = math.ceil(tiles / spec.cu_count)
-    fill = tiles / (waves * spec.cu_count)
-    padding = (m * n) / (tiles_m * MT * tiles_n * MT)
-    return fill * padding * saturating_efficiency(k, half_work=K_HALF, best=BEST[kind])
+    mt = macro_tile(spec, m, n, batch)
+    return _tile_efficiency(spec, m, n, batch, mt) * saturating_efficiency(
+        k, half_work=K_HALF, best=BEST[kind])
 
 
 def gemm_seconds(spec: DeviceSpec, m: int, n: int, k: int, batch: int, kind: str, *,
@@ -112,9 +135,11 @@ def stream_seconds(spec: DeviceSpec, *, bytes_moved: float, flops: float, dtype:
                             memory_efficiency=max(eff, 1e-6))
 
 
-def gemm_grid(m: int, n: int, batch: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+def gemm_grid(spec: DeviceSpec, m: int, n: int, batch: int
+              ) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(grid, block) of the modeled GEMM launch: one 256-thread workgroup per tile."""
-    return (max(1, math.ceil(m / MT)), max(1, math.ceil(n / MT)), max(1, batch)), (256, 1, 1)
+    mt = macro_tile(spec, m, n, batch)
+    return (max(1, math.ceil(m / mt)), max(1, math.ceil(n / mt)), max(1, batch)), (256, 1, 1)
 
 
 def vector_grid(n: int, block: int = 256) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
@@ -122,7 +147,8 @@ def vector_grid(n: int, block: int = 256) -> tuple[tuple[int, int, int], tuple[i
     return (max(1, math.ceil(n / block)), 1, 1), (block, 1, 1)
 
 
-def tensile_name(trans_a: str, trans_b: str, code: str, batched: bool = False) -> str:
+def tensile_name(trans_a: str, trans_b: str, code: str, batched: bool = False,
+                 mt: int | str = 128) -> str:
     """Tensile-style kernel name: trans letters are 'N', 'T' or 'C'.
 
     >>> tensile_name("N", "T", "SB")
@@ -131,7 +157,7 @@ def tensile_name(trans_a: str, trans_b: str, code: str, batched: bool = False) -
     a = {"N": "Ailk", "T": "Alik", "C": "AlikC"}[trans_a]
     b = {"N": "Bljk", "T": "Bjlk", "C": "BjlkC"}[trans_b]
     suffix = "_GB" if batched else ""
-    return f"Cijk_{a}_{b}_{code}{suffix}_MT{MT}x{MT}x16_MI32x32x2x1"
+    return f"Cijk_{a}_{b}_{code}{suffix}_MT{mt}x{mt}x16_MI32x32x2x1"
 
 
 def ctype(dtype: np.dtype) -> str:

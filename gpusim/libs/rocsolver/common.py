@@ -30,6 +30,7 @@ import numpy as np
 from gpusim.libs.common import device_view
 from gpusim.libs.rocblas.checks import matrix, pointer_array, strided_matrices
 from gpusim.libs.rocblas.enums import RocblasError
+from gpusim.libs.rocblas.gemm import type_code
 from gpusim.libs.rocblas.handle import Handle
 from gpusim.libs.rocblas.launching import launch_gemm, launch_stream
 from gpusim.libs.rocblas.model import compute_kind, ctype, tensile_name
@@ -60,7 +61,7 @@ def launch_blocked(h: Handle, run: Callable[[], Any], routine: str, dtype: Any, 
                       dtype, bytes_moved=2 * rows * width * size * batch,
                       flops=panel_flops(rows, width) * batch)
         if cols - width > 0:
-            launch_gemm(h, lambda: None, tensile_name("N", "T", "SB" if size == 4 else "DB"),
+            launch_gemm(h, lambda: None, tensile_name("N", "T", type_code(dtype), mt="{MT}"),
                         max(rows - width, 1), cols - width, width, batch,
                         compute_kind(dtype), in_bytes=size, out_bytes=size)
 
