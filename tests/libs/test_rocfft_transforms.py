@@ -230,3 +230,17 @@ def test_planar_in_place_2d_inverse_and_planar_hermitian_3d(fresh_system):
                      [hip.to_device(spectrum.real.copy()), hip.to_device(spectrum.imag.copy())],
                      [out], None)
     np.testing.assert_allclose(out.copy_to_host(), y * 72, **TOL[DOUBLE])
+
+
+def test_planar_offsets_apply_to_each_buffer(fresh_system):
+    x = _complex(6)
+    re, im = np.zeros(8), np.zeros(9)
+    re[2:], im[3:] = x.real, x.imag
+    desc = F.rocfft_plan_description_create()
+    cp = F.rocfft_array_type_complex_planar
+    F.rocfft_plan_description_set_data_layout(desc, cp, F.rocfft_array_type_complex_interleaved,
+                                              [2, 3], None, 1, None, 0, 1, None, 0)
+    d_y = hip.device_array(6, np.complex128)
+    F.rocfft_execute(_plan(FWD, DOUBLE, [6], 1, OP, desc), [hip.to_device(re),
+                                                           hip.to_device(im)], [d_y], None)
+    np.testing.assert_allclose(d_y.copy_to_host(), np.fft.fft(x), **TOL[DOUBLE])
