@@ -93,6 +93,7 @@ def rocfft_plan_description_set_data_layout(
 
 
 def check_description(description: Any, function: str) -> None:
+    """The description, or rocfft_status_invalid_arg_value if it is not one."""
     if not isinstance(description, rocfft_plan_description):
         raise RocfftError(S.rocfft_status_invalid_arg_value, function,
                           f"{description!r} is not a plan description; make one with "
@@ -100,6 +101,7 @@ def check_description(description: Any, function: str) -> None:
 
 
 def enum_arg(kind: type, value: Any, arg: str, function: str) -> Any:
+    """``value`` as a member of ``kind``, or rocfft_status_invalid_arg_value."""
     try:
         return kind(int(value))
     except (TypeError, ValueError):

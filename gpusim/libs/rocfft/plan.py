@@ -159,6 +159,7 @@ def rocfft_plan_get_print(plan: rocfft_plan) -> None:
 
 
 def check_plan(plan: Any, function: str) -> rocfft_plan:
+    """The plan, or rocfft_status_failure if it is not a live plan."""
     if not isinstance(plan, rocfft_plan):
         raise RocfftError(S.rocfft_status_failure, function,
                           f"{plan!r} is not a plan; make one with rocfft_plan_create")

@@ -172,6 +172,7 @@ def rocsparse_create_bsr_descr(mb: int, nb: int, nnzb: int, block_dir: int, bloc
 
 
 def rocsparse_destroy_spmat_descr(descr: rocsparse_spmat_descr) -> None:
+    """Free a sparse matrix descriptor (its device arrays stay the caller's)."""
     check_spmat(descr, "rocsparse_destroy_spmat_descr").destroyed = True
 
 
@@ -183,10 +184,12 @@ def rocsparse_spmat_get_size(descr: rocsparse_spmat_descr) -> tuple[int, int, in
 
 
 def rocsparse_spmat_get_format(descr: rocsparse_spmat_descr) -> rocsparse_format:
+    """The descriptor's storage format (rocsparse_format)."""
     return check_spmat(descr, "rocsparse_spmat_get_format").format
 
 
 def rocsparse_spmat_get_index_base(descr: rocsparse_spmat_descr) -> rocsparse_index_base:
+    """The descriptor's index base (rocsparse_index_base)."""
     return check_spmat(descr, "rocsparse_spmat_get_index_base").index_base
 
 
@@ -199,14 +202,17 @@ def rocsparse_create_dnvec_descr(size: int, values: Any, data_type: int
 
 
 def rocsparse_destroy_dnvec_descr(descr: rocsparse_dnvec_descr) -> None:
+    """Free a dense vector descriptor."""
     check_dnvec(descr, "rocsparse_destroy_dnvec_descr").destroyed = True
 
 
 def rocsparse_dnvec_get_values(descr: rocsparse_dnvec_descr) -> Any:
+    """The device pointer the dense vector describes."""
     return check_dnvec(descr, "rocsparse_dnvec_get_values").values
 
 
 def rocsparse_dnvec_set_values(descr: rocsparse_dnvec_descr, values: Any) -> None:
+    """Point the dense vector at other device memory of the same size."""
     name = "rocsparse_dnvec_set_values"
     _common(name, {}, {"values": (values, True)}, {})
     check_dnvec(descr, name).values = values
@@ -230,6 +236,7 @@ def rocsparse_create_dnmat_descr(rows: int, cols: int, ld: int, values: Any, dat
 
 
 def rocsparse_destroy_dnmat_descr(descr: rocsparse_dnmat_descr) -> None:
+    """Free a dense matrix descriptor."""
     check_dnmat(descr, "rocsparse_destroy_dnmat_descr").destroyed = True
 
 
@@ -287,6 +294,7 @@ def sparse_reader(call: Any, mat: rocsparse_spmat_descr
 
 
 def dense_vector(call: Any, vec: rocsparse_dnvec_descr) -> np.ndarray:
+    """A flat NumPy view of the dense vector's device memory."""
     return call.view(vec.values, DATA_DTYPE[vec.data_type], vec.size, "values")
 
 

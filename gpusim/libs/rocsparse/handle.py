@@ -66,6 +66,7 @@ def rocsparse_create_handle() -> rocsparse_handle:
 
 
 def rocsparse_destroy_handle(handle: rocsparse_handle) -> None:
+    """Free the handle; later calls with it raise rocsparse_status_invalid_handle."""
     check_handle(handle, "rocsparse_destroy_handle").destroyed = True
 
 
@@ -76,6 +77,7 @@ def rocsparse_set_stream(handle: rocsparse_handle, stream: Any) -> None:
 
 
 def rocsparse_get_stream(handle: rocsparse_handle) -> Any:
+    """The handle's stream (None: the null stream)."""
     return check_handle(handle, "rocsparse_get_stream").stream
 
 
@@ -88,18 +90,22 @@ def rocsparse_set_pointer_mode(handle: rocsparse_handle, mode: int) -> None:
 
 
 def rocsparse_get_pointer_mode(handle: rocsparse_handle) -> rocsparse_pointer_mode:
+    """The handle's pointer mode (rocsparse_pointer_mode)."""
     return check_handle(handle, "rocsparse_get_pointer_mode").pointer_mode
 
 
 def rocsparse_create_mat_descr() -> rocsparse_mat_descr:
+    """A matrix descriptor: zero base, general, lower fill, non-unit diagonal, sorted."""
     return rocsparse_mat_descr()
 
 
 def rocsparse_destroy_mat_descr(descr: rocsparse_mat_descr) -> None:
+    """Free a matrix descriptor."""
     check_descr(descr, "rocsparse_destroy_mat_descr")
 
 
 def rocsparse_copy_mat_descr(dest: rocsparse_mat_descr, src: rocsparse_mat_descr) -> None:
+    """Copy every property of ``src`` into ``dest``."""
     name = "rocsparse_copy_mat_descr"
     check_descr(dest, name, "dest").__dict__.update(check_descr(src, name, "src").__dict__)
 
@@ -131,10 +137,12 @@ rocsparse_set_mat_storage_mode, rocsparse_get_mat_storage_mode = _setter(
 
 
 def rocsparse_create_mat_info() -> rocsparse_mat_info:
+    """An empty matrix info, filled by analysis routines (csrsv, csrmv)."""
     return rocsparse_mat_info()
 
 
 def rocsparse_destroy_mat_info(info: rocsparse_mat_info) -> None:
+    """Free a matrix info and the analyses it holds."""
     check_info(info, "rocsparse_destroy_mat_info").analyses.clear()
 
 
@@ -148,6 +156,7 @@ def check_handle(handle: Any, function: str) -> rocsparse_handle:
 
 
 def check_descr(descr: Any, function: str, arg: str = "descr") -> rocsparse_mat_descr:
+    """The matrix descriptor, or rocsparse_status_invalid_pointer."""
     if not isinstance(descr, rocsparse_mat_descr):
         raise RocsparseError(S.rocsparse_status_invalid_pointer, function,
                              f"argument '{arg}' is {descr!r}, not a matrix descriptor; make "
@@ -156,6 +165,7 @@ def check_descr(descr: Any, function: str, arg: str = "descr") -> rocsparse_mat_
 
 
 def check_info(info: Any, function: str) -> rocsparse_mat_info:
+    """The matrix info, or rocsparse_status_invalid_pointer."""
     if not isinstance(info, rocsparse_mat_info):
         raise RocsparseError(S.rocsparse_status_invalid_pointer, function,
                              f"argument 'info' is {info!r}, not a matrix info; make one with "

@@ -32,6 +32,7 @@ from gpusim.libs.rocsparse.types import rocsparse_direction, rocsparse_operation
 
 
 def fault(function: str, detail: str) -> HipError:
+    """The error a GPU memory fault would give: HipError(hipErrorIllegalAddress)."""
     return HipError(hipError_t.hipErrorIllegalAddress, f"{function}: {detail}")
 
 
@@ -60,6 +61,7 @@ def column_index(n: int, base: int, col_ind: np.ndarray, function: str,
 
 def csr(m: int, n: int, base: int, row_ptr: np.ndarray, col_ind: np.ndarray,
         val: np.ndarray, function: str) -> sp.csr_matrix:
+    """A CSR matrix from rocSPARSE's arrays (copied), its indices checked."""
     rp = row_pointer(m, col_ind.size, base, row_ptr, function)
     ci = column_index(n, base, col_ind, function)
     return sp.csr_matrix((val.copy(), ci, rp), shape=(m, n))
@@ -67,6 +69,7 @@ def csr(m: int, n: int, base: int, row_ptr: np.ndarray, col_ind: np.ndarray,
 
 def coo(m: int, n: int, base: int, row_ind: np.ndarray, col_ind: np.ndarray,
         val: np.ndarray, function: str) -> sp.coo_matrix:
+    """A COO matrix from rocSPARSE's arrays (copied), its indices checked."""
     ri = column_index(m, base, row_ind, function, "coo_row_ind")
     ci = column_index(n, base, col_ind, function, "coo_col_ind")
     return sp.coo_matrix((val.copy(), (ri, ci)), shape=(m, n))
@@ -74,6 +77,7 @@ def coo(m: int, n: int, base: int, row_ind: np.ndarray, col_ind: np.ndarray,
 
 def ell(m: int, n: int, width: int, base: int, col_ind: np.ndarray, val: np.ndarray
         ) -> sp.csr_matrix:
+    """The ELL matrix (column-major entries, out-of-range columns are padding) as CSR."""
     ci = col_ind.astype(np.int64).reshape(width, m).T - base  # [row, entry]
     keep = (ci >= 0) & (ci < n)
     rows = np.broadcast_to(np.arange(m)[:, None], (m, width))
@@ -83,6 +87,7 @@ def ell(m: int, n: int, width: int, base: int, col_ind: np.ndarray, val: np.ndar
 
 def bsr(mb: int, nb: int, dim: int, direction: int, base: int, row_ptr: np.ndarray,
         col_ind: np.ndarray, val: np.ndarray, function: str) -> sp.bsr_matrix:
+    """A BSR matrix from rocSPARSE's arrays, blocks stored by rows or by columns."""
     rp = row_pointer(mb, col_ind.size, base, row_ptr, function, "bsr_row_ptr")
     ci = column_index(nb, base, col_ind, function, "bsr_col_ind")
     blocks = val.reshape(-1, dim, dim)
