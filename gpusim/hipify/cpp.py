@@ -34,6 +34,7 @@ CUDA_LOOKING = re.compile(
     r"(cuda[A-Z_]|cu[A-Z][a-z]|(cublas|curand|cufft|cusparse|cusolver|cudnn|nvrtc)[A-Z_]"
     r"|(CUBLAS|CURAND|CUFFT|CUSPARSE|CUSOLVER|CUDNN|CUDA|NVRTC)_)\w*")
 HIP_RUNTIME = "hip/hip_runtime.h"
+CUDA_HEADER_DIRS = ("cuda/", "nv/", "cooperative_groups/")  # libcu++ and CG headers
 _SKIP = ("space", "comment")
 
 
@@ -102,8 +103,8 @@ class _Translation:
         if found and found[0] != name:
             self.out[i] = token.text[0] + found[0] + token.text[-1]
             self.conversions.append(Conversion(token.line, name, found[0], found[1]))
-        elif self.table.is_unsupported(name, self.roc) or (
-                CUDA_LOOKING.match(name) and not found):
+        elif not found and (self.table.is_unsupported(name, self.roc) or
+                            CUDA_LOOKING.match(name) or name.startswith(CUDA_HEADER_DIRS)):
             self.findings.append(Finding(token.line, "unknown", name,
                                          f"CUDA header with no HIP counterpart: {name}",
                                          "include"))
