@@ -215,8 +215,9 @@ def hipify_cpp(source: str, *, hip_kernel_syntax: bool = False, roc: bool = Fals
     of the hip* wrappers, as hipify-perl's ``-roc``.
 
     >>> r = hipify_cpp("k<<<g, b>>>(x);", hip_kernel_syntax=True)
-    >>> r.text
-    'hipLaunchKernelGGL(k, g, b, 0, 0, x);'
+    >>> print(r.text)
+    #include "hip/hip_runtime.h"
+    hipLaunchKernelGGL(k, g, b, 0, 0, x);
     """
     work = _Translation(source, table or load_table(), roc)
     work.rename()

@@ -73,7 +73,7 @@ WARPSIZE_ARITHMETIC = ("wave64: arithmetic on warpSize is 64-lane on CDNA (256 t
 def _statements(tokens: list[Token]) -> list[tuple[list[Token], list[list[Token]]]]:
     """Statements (split at ; { } outside parentheses), each with the headers of the loops
     around it and the statement just before each such loop."""
-    result, current, loops, stack, depth = [], [], [], [], 0
+    result, current, stack, depth = [], [], [], 0
     previous: list[Token] = []
     for token in tokens:
         if token.kind in ("space", "comment"):

@@ -38,8 +38,9 @@ def test_library_names_hip_and_roc():
 
 
 def test_nccl_header_becomes_rccl_and_names_stay():
-    result = hipify_cpp("#include <nccl.h>\nncclAllReduce(a, b, n, ncclFloat, ncclSum, c, s);\n")
-    assert result.text == "#include <rccl/rccl.h>\nncclAllReduce(a, b, n, ncclFloat, ncclSum, c, s);\n"
+    call = "ncclAllReduce(a, b, n, ncclFloat, ncclSum, c, s);\n"
+    result = hipify_cpp("#include <nccl.h>\n" + call)
+    assert result.text == "#include <rccl/rccl.h>\n" + call
     assert not result.findings
 
 
