@@ -28,6 +28,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 # Why a literal 32 is a porting bug; printed once under the warp-size warnings.
+# Sources: HIP docs "HIP C++ language extensions" (warpSize, warp cross-lane functions);
+# ROCm 7.0 made warpSize a non-constexpr variable (e.g. https://github.com/ROCm/apex/pull/231:
+# "In ROCm 7.0, the warpSize variable is no longer constexpr").
 WAVE64 = (
     "note: AMD Instinct GPUs (CDNA: MI100, MI250X, MI300X) run wavefronts of 64 lanes, not "
     "warps of 32; RDNA GPUs run 32 or 64 (wave32/wave64). A literal 32 (or 31, 16, 5 as "
