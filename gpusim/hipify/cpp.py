@@ -13,7 +13,14 @@ Where it differs from hipify-perl, deliberately:
 - names HIPIFY maps to themselves (``texture``) are not counted as conversions;
 - ``hip/hip_runtime.h`` is not added a second time, so hipifying HIP output is a no-op;
 - identifiers that look like CUDA but are unknown to HIPIFY are reported for every
-  library prefix (cublas..., CUFFT_...), not only ``cuda[A-Z]...``.
+  library prefix (cublas..., CUFFT_...), not only ``cuda[A-Z]...``;
+- a header name is looked up whole: ``<curand.h>`` becomes ``<hiprand/hiprand.h>`` as
+  HIPIFY's table says (hipify-perl's regex for the function ``curand`` gets there first
+  and writes ``<hiprand.h>``);
+- every launch whose kernel can be named is rewritten, also ``k<<<(n + 255) / 256, b>>>``
+  (hipify-perl's launch regex skips a configuration that starts with a parenthesis);
+- ``<nccl.h>`` becomes ``<rccl/rccl.h>`` (HIPIFY has no NCCL table; RCCL keeps the names).
+tests/hipify/test_against_hipify_perl.py holds these to hipify-perl's own output.
 
 >>> r = hipify_cpp('cudaMalloc(&p, n); // cudaMalloc stays in comments')
 >>> r.text
