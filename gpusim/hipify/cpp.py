@@ -131,11 +131,12 @@ class _Translation:
                 self.out[i] = found[0]
                 self.conversions.append(Conversion(token.line, name, found[0], found[1]))
         elif table.is_unsupported(name, self.roc):
-            target = "ROC" if self.roc else "HIP"
+            # hipify-perl's wording: "ROCm HIP" = neither HIP nor roc* has it
+            target = "ROCm HIP" if name in table.unsupported else "ROC" if self.roc else "HIP"
             self.findings.append(Finding(
                 token.line, "unsupported", name,
-                f"unsupported {target} identifier: {name} (HIPIFY: no {target} equivalent "
-                f"in HIP {table.hip_version}; left as is)", table.unsupported_kind(name)))
+                f"unsupported {target} identifier: {name} (HIPIFY: no equivalent in "
+                f"{target} {table.hip_version}; left as is)", table.unsupported_kind(name)))
         elif called and name in table.unsupported_device_functions:
             self.findings.append(Finding(
                 token.line, "unsupported", name,

@@ -56,3 +56,26 @@ def test_hipify_perl_rewrites_comments_and_strings_we_do_not(variant):
     assert hipify_cpp("\n".join(source) + "\n", **VARIANTS[variant]).text.splitlines() == source
     changed = [s for s, p in zip(source, perl, strict=True) if s != p]
     assert changed and all(s.lstrip().startswith(("//", "/*")) or '"' in s for s in changed)
+
+
+# The statistics differ where the text does: hipify-perl counts its `curand` rewrite of
+# the header name, we count the header; and NCCL -> RCCL is one more conversion of ours.
+NAME_LINES = {"  curand => hiprand: 1": "  curand.h => hiprand/hiprand.h: 1"}
+EXTRA = {"libraries": 1}
+
+
+@pytest.mark.parametrize("sample", ["runtime", "libraries", "warp32", "unsupported"])
+def test_statistics_agree_with_hipify_perl(sample):
+    """golden/perl/X.stats: ``perl hipify-perl -examine -quiet-warnings X.cu`` (stderr)."""
+    perl = (PERL / f"{sample}.stats").read_text().splitlines()
+    ours = hipify_cpp((SAMPLES / f"{sample}.cu").read_text()).statistics(f"{sample}.cu")
+    ours = ours.splitlines()
+
+    def value(lines, label):
+        return next(int(line.split(":")[1]) for line in lines if line.startswith(label))
+
+    assert value(ours, "  CONVERTED refs count") == \
+        value(perl, "  CONVERTED refs count") + EXTRA.get(sample, 0)
+    assert value(ours, "  TOTAL lines of code") == value(perl, "  TOTAL lines of code")
+    names = perl[perl.index("[HIPIFY] info: CONVERTED refs by names:") + 1:]
+    assert names and {NAME_LINES.get(line, line) for line in names} <= set(ours)
