@@ -108,6 +108,8 @@ class _Translator(ast.NodeVisitor):
                 self.aliases.add(alias.name if alias.name != "numba" else "numba.cuda")
         if len(kept) < len(node.names):
             new = "from gpusim import hip"
+            if any(a.name == "numba.cuda" and not a.asname for a in node.names):
+                kept.append(ast.alias("numba"))  # `import numba.cuda` also bound `numba`
             if kept:
                 new = "import " + ", ".join(ast.unparse(a) for a in kept) + "\n" + \
                     " " * node.col_offset + new

@@ -88,7 +88,8 @@ def check_python(tree: ast.Module, aliases: set[str]) -> list[Finding]:
             name = _module_attr(call.func, aliases, INTRINSICS)
             if name and name.endswith("_sync") and call.args and isinstance(
                     call.args[0], ast.Constant) and call.args[0].value == FULL_32_BIT_MASK:
-                flag(call.args[0], mask_message(name))
+                flag(call.args[0], mask_message(name, "hip.activemask(), or HIP's form "
+                                                      "without a mask, e.g. hip.shfl_down(v, d)"))
                 masks.add(id(call.args[0]))
         if used:
             for const in _ints(stmt):

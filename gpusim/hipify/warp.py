@@ -54,10 +54,10 @@ def literal_message(value: int, where: str) -> str | None:
     return None
 
 
-def mask_message(intrinsic: str) -> str:
-    """The 0xffffffff mask warning."""
+def mask_message(intrinsic: str, instead: str = "0xffffffffffffffff or __activemask()") -> str:
+    """The 0xffffffff mask warning; ``instead`` says what to write in this language."""
     return (f"wave64: {intrinsic} with mask 0xffffffff names lanes 0-31 only; a 64-lane "
-            "wavefront needs a 64-bit mask (0xffffffffffffffff or __activemask())")
+            f"wavefront needs a 64-bit mask ({instead})")
 
 
 HALF_WARP = ("wave64: a reduction starting at 16 (half of a 32-lane warp) skips lanes 32-63; "
