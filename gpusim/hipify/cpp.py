@@ -20,7 +20,7 @@ Where it differs from hipify-perl, deliberately:
 - every launch whose kernel can be named is rewritten, also ``k<<<(n + 255) / 256, b>>>``
   (hipify-perl's launch regex skips a configuration that starts with a parenthesis);
 - ``<nccl.h>`` becomes ``<rccl/rccl.h>`` (HIPIFY has no NCCL table; RCCL keeps the names).
-tests/hipify/test_against_hipify_perl.py holds these to hipify-perl's own output.
+tests/hipify/test_hipify_perl_reference.py holds these to hipify-perl's own output.
 
 >>> r = hipify_cpp('cudaMalloc(&p, n); // cudaMalloc stays in comments')
 >>> r.text

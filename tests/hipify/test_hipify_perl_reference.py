@@ -7,7 +7,7 @@ the deliberate differences listed in gpusim/hipify/cpp.py, spelled out here.
 """
 
 import pytest
-from helpers import GOLDEN, SAMPLES
+from hipify_helpers import GOLDEN, SAMPLES
 
 from gpusim.hipify import hipify_cpp
 

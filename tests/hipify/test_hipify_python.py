@@ -5,7 +5,7 @@ import importlib.util
 import numba
 import numpy as np
 import pytest
-from helpers import SAMPLES
+from hipify_helpers import SAMPLES
 
 from gpusim import cuda, hip
 from gpusim.hipify import hipify_python

@@ -6,7 +6,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from helpers import SAMPLES
+from hipify_helpers import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,7 +1,7 @@
 """Golden outputs for the CUDA and numba.cuda samples: HIP text and the stderr report."""
 
 import pytest
-from helpers import SAMPLES, check_golden
+from hipify_helpers import SAMPLES, check_golden
 
 from gpusim import hipify
 

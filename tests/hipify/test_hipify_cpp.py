@@ -2,7 +2,7 @@
 
 import re
 
-from helpers import SAMPLES
+from hipify_helpers import SAMPLES
 
 from gpusim.hipify import hipify_cpp, load_table
 from gpusim.hipify.lexer import tokenize
