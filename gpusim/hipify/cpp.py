@@ -150,6 +150,25 @@ class _Translation:
                 f"unknown CUDA identifier: {name} (not in HIPIFY's table; left as is)",
                 "unknown"))
 
+    def kernel_name(self, k: int) -> tuple[int, str] | None:
+        """Where the kernel named before the ``<<<`` at ``sig[k]`` starts, and its name as
+        hipLaunchKernelGGL takes it (``ns::k``, or ``HIP_KERNEL_NAME(k<T, 4>)``)."""
+        tokens, sig = self.tokens, self.sig
+        first, templated = k - 1, tokens[sig[k - 1]].text == ">"
+        depth = 0
+        while templated and first > 0:  # back over kern<T, U>
+            depth += (tokens[sig[first]].text == ">") - (tokens[sig[first]].text == "<")
+            if depth == 0:
+                first -= 1
+                break
+            first -= 1
+        while first >= 2 and tokens[sig[first - 1]].text == "::":
+            first -= 2
+        if tokens[sig[first]].kind != "ident":
+            return None
+        name = self.text_of(sig[first:k])
+        return first, f"HIP_KERNEL_NAME({name})" if templated else name
+
     def launches(self) -> None:
         """``k<<<g, b[, shm[, s]]>>>(args)`` -> ``hipLaunchKernelGGL(k, g, b, shm, s, args)``."""
         tokens, sig = self.tokens, self.sig
@@ -159,30 +178,17 @@ class _Translation:
             end = _close(tokens, sig, k, "<<<", ">>>")
             if end < 0 or end + 1 >= len(sig) or tokens[sig[end + 1]].text != "(":
                 continue
-            first, template = k - 1, ""
-            if tokens[sig[first]].text == ">":  # kern<T, U><<<...>>>
-                depth = 0
-                while first > 0:
-                    depth += (tokens[sig[first]].text == ">") - (tokens[sig[first]].text == "<")
-                    if depth == 0:
-                        break
-                    first -= 1
-                template, first = self.text_of(sig[first:k]), first - 1
-            while first >= 2 and tokens[sig[first - 1]].text == "::":
-                first -= 2
-            if tokens[sig[first]].kind != "ident":
+            found = self.kernel_name(k)
+            if not found:
                 continue
-            name = self.text_of(sig[first:k])
-            if template:
-                name = f"HIP_KERNEL_NAME({name})"
+            first, name = found
             config = [self.text_of(a) for a in _arguments(tokens, sig, k + 1, end)]
             config += ["0"] * (4 - len(config))
             has_args = _close(tokens, sig, end + 1, "(", ")") > end + 2
-            launch = f"hipLaunchKernelGGL({name}, {', '.join(config)}" + (", " if has_args
-                                                                           else "")
             for j in range(sig[first], sig[end + 1] + 1):
                 self.out[j] = ""
-            self.out[sig[first]] = launch
+            self.out[sig[first]] = (f"hipLaunchKernelGGL({name}, {', '.join(config)}"
+                                    + (", " if has_args else ""))
             self.extra["kernel_launch"] += 1
 
     def symbol_arguments(self) -> None:
