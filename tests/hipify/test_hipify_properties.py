@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpusim.hipify import hipify_cpp, load_table
+from gpusim.hipify import hipify_cpp, hipify_python, load_table
 from gpusim.hipify.cpp import CUDA_LOOKING
 from gpusim.hipify.lexer import tokenize
 
@@ -42,3 +42,29 @@ STATEMENT = st.tuples(st.sampled_from(CUDA_NAMES), PLAIN_WORDS).map(
 def test_hipifying_hip_output_changes_nothing(statements, launch, roc):
     once = hipify_cpp("".join(statements), hip_kernel_syntax=launch, roc=roc).text
     assert hipify_cpp(once, hip_kernel_syntax=launch, roc=roc).text == once
+
+
+PY_LINES = st.sampled_from([
+    "i = cuda.grid(1)\n", "cuda.syncthreads()\n", "v = cuda.shfl_down_sync(0xffffffff, v, 16)\n",
+    "m = cuda.ballot_sync(cuda.activemask(), p)\n", "t = cuda.shared.array(64, float32)\n",
+    "cuda.atomic.add(a, 0, 1)\n", "d = cuda.to_device(x)\n", "s = 'cuda.grid(1)'  # cuda.x\n",
+    "w = cuda.blockDim.x // cuda.warpsize\n", "cuda.select_device(0)\n", "n = other.cuda.grid\n",
+])
+PY_HEADER = st.sampled_from(["from numba import cuda, float32\n", "import numba.cuda as cuda\n",
+                             "from gpusim import cuda\nfrom numba import float32\n"])
+
+
+@given(PY_HEADER, st.lists(PY_LINES, max_size=10))
+@settings(max_examples=100, deadline=None)
+def test_python_hipify_is_idempotent_and_leaves_no_cuda_reference(header, lines):
+    once = hipify_python(header + "".join(lines)).text
+    assert hipify_python(once).text == once
+    code_only = [line.split("#")[0] for line in once.splitlines() if "'" not in line]
+    assert not any("cuda." in line and "other.cuda" not in line for line in code_only)
+
+
+@given(st.lists(PY_LINES, max_size=10))
+@settings(max_examples=100, deadline=None)
+def test_python_without_a_cuda_import_is_unchanged(lines):
+    text = "import numpy as np\n" + "".join(lines)
+    assert hipify_python(text).text == text
