@@ -24,9 +24,11 @@ LAYERS = [
     {"hip", "cuda", "__init__"},
     {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse"},
     {"viz"},
+    {"hipify"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
-ONLY = {"viz": {"profiler", "errors", "config", "devices"}}
+ONLY = {"viz": {"profiler", "errors", "config", "devices"},
+        "hipify": {"errors", "config"}}  # a text translator: no emulator inside
 
 
 def _stage(module_path: Path) -> str:

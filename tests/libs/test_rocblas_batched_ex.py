@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import dev, load_matrix, rand, store_matrix
+from blas_storage import dev, load_matrix, rand, store_matrix
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import dev, load_vector, rand, store_vector, tol
+from blas_storage import dev, load_vector, rand, store_vector, tol
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

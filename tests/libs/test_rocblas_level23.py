@@ -1,7 +1,7 @@
 """rocBLAS levels 2 and 3 against NumPy: random shapes, transposes, ld > rows, pointer modes."""
 
 import numpy as np
-from conftest import dev, load_matrix, load_vector, rand, store_matrix, store_vector, tol
+from blas_storage import dev, load_matrix, load_vector, rand, store_matrix, store_vector, tol
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

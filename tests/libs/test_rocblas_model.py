@@ -3,7 +3,7 @@ and what the profiler shows (invariants and orderings, never host timings)."""
 
 import numpy as np
 import pytest
-from conftest import dev
+from blas_storage import dev
 
 import gpusim
 from gpusim import hip, rocblas

@@ -3,7 +3,7 @@ mistakes (row-major data, lda = n for an m x n matrix) giving what rocBLAS gives
 
 import numpy as np
 import pytest
-from conftest import dev, load_matrix, store_matrix
+from blas_storage import dev, load_matrix, store_matrix
 
 import gpusim
 from gpusim import hip, rocblas

@@ -3,7 +3,7 @@ info reports singular / non-positive-definite matrices, batched layouts agree.""
 
 import numpy as np
 import pytest
-from conftest import dev, load_matrix, rand, store_matrix
+from blas_storage import dev, load_matrix, rand, store_matrix
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

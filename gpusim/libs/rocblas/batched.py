@@ -31,13 +31,13 @@ from typing import Any
 from gpusim.libs.rocblas.checks import matrix, pointer_array, strided_matrices
 from gpusim.libs.rocblas.enums import PREFIX_DTYPE, rocblas_status
 from gpusim.libs.rocblas.gemm import (
+    GemmCall,
     apply_op,
     column_major_product,
     gemm_checks,
     gemm_update,
     launch_gemm_call,
 )
-from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.variants import variants, with_example
 
 S = rocblas_status
@@ -65,13 +65,11 @@ def _strided(name: str, dtype: Any, handle: Any, transA: int, transB: int, m: in
              ) -> S | None:
     """{name}: C_i := alpha op(A_i) op(B_i) + beta C_i for i < batch_count, {ctype},
     matrix i at A + i * stride_a (elements)."""
-    h = get_handle(handle, name)
-    if h.querying:
-        return S.rocblas_status_size_unchanged
-    call = gemm_checks(h, name, dtype, transA, transB, m, n, k, alpha, A, lda, B, ldb,
+    call = gemm_checks(handle, name, dtype, transA, transB, m, n, k, alpha, A, lda, B, ldb,
                        beta, C, ldc, batch_count)
-    if call is None:
-        return None
+    if not isinstance(call, GemmCall):
+        return call
+    h = call.h
     Cs = strided_matrices(C, m, n, ldc, stride_c, batch_count, dtype, name, "C", h.device)
     As = strided_matrices(A, call.rows_a, m + k - call.rows_a, lda, stride_a, batch_count,
                           dtype, name, "A", h.device)
@@ -100,13 +98,11 @@ def _batched(name: str, dtype: Any, handle: Any, transA: int, transB: int, m: in
              ldc: int, batch_count: int) -> S | None:
     """{name}: C[i] := alpha op(A[i]) op(B[i]) + beta C[i], {ctype}; A, B, C are arrays of
     device pointers (one per matrix)."""
-    h = get_handle(handle, name)
-    if h.querying:
-        return S.rocblas_status_size_unchanged
-    call = gemm_checks(h, name, dtype, transA, transB, m, n, k, alpha, A, lda, B, ldb,
+    call = gemm_checks(handle, name, dtype, transA, transB, m, n, k, alpha, A, lda, B, ldb,
                        beta, C, ldc, batch_count)
-    if call is None:
-        return None
+    if not isinstance(call, GemmCall):
+        return call
+    h = call.h
     Cs = [matrix(p, m, n, ldc, dtype, name, "C[i]", h.device)
           for p in pointer_array(C, batch_count, name, "C", h.device)]
     As = [matrix(p, call.rows_a, m + k - call.rows_a, lda, dtype, name, "A[i]", h.device)

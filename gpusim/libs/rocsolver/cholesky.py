@@ -85,12 +85,25 @@ def _potrf(name: str, dtype: Any, handle: Any, uplo: int, n: int, A: Any, lda: i
     return potrf(name, dtype, handle, uplo, n, A, lda, 0, info, 1, "one")
 
 
+@with_example(_SETUP, """
+    >>> two = hip.to_device(np.concatenate([A.copy_to_host()] * 2))
+    >>> infos = hip.device_array(2, np.int32)
+    >>> {name}(h, rocblas.rocblas_fill_lower, 2, two, 2, 4, infos, 2)
+    >>> infos.copy_to_host().tolist(), round(float(two.copy_to_host()[4].real), 6)
+    ([0, 0], 2.0)
+""")
 def _potrf_strided(name: str, dtype: Any, handle: Any, uplo: int, n: int, A: Any, lda: int,
                    strideA: int, info: Any, batch_count: int) -> S | None:
     """{name}: potrf of batch_count matrices strideA elements apart in one buffer."""
     return potrf(name, dtype, handle, uplo, n, A, lda, strideA, info, batch_count, "strided")
 
 
+@with_example(_SETUP, """
+    >>> ptrs = hip.to_device(np.array([int(A.ptr)], np.uint64))
+    >>> {name}(h, rocblas.rocblas_fill_lower, 2, ptrs, 2, info, 1)
+    >>> info.copy_to_host().tolist(), round(float(A.copy_to_host()[0].real), 6)
+    ([0], 2.0)
+""")
 def _potrf_batched(name: str, dtype: Any, handle: Any, uplo: int, n: int, A: Any, lda: int,
                    info: Any, batch_count: int) -> S | None:
     """{name}: potrf of batch_count matrices given by an array of device pointers."""

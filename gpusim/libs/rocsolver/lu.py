@@ -176,6 +176,13 @@ def _getri(name: str, dtype: Any, handle: Any, n: int, A: Any, lda: int, ipiv: A
     return None
 
 
+@with_example(_SETUP, """
+    >>> two = hip.to_device(np.concatenate([A.copy_to_host()] * 2))    # 2 matrices, stride 4
+    >>> pivots, infos = hip.device_array(4, np.int32), hip.device_array(2, np.int32)
+    >>> {name}(h, 2, 2, two, 2, 4, pivots, 2, infos, 2)
+    >>> pivots.copy_to_host().tolist(), infos.copy_to_host().tolist()
+    ([1, 2, 1, 2], [0, 0])
+""")
 def _getrf_strided(name: str, dtype: Any, handle: Any, m: int, n: int, A: Any, lda: int,
                    strideA: int, ipiv: Any, strideP: int, info: Any, batch_count: int
                    ) -> S | None:
@@ -184,6 +191,12 @@ def _getrf_strided(name: str, dtype: Any, handle: Any, m: int, n: int, A: Any, l
                  batch_count, "strided")
 
 
+@with_example(_SETUP, """
+    >>> ptrs = hip.to_device(np.array([int(A.ptr)], np.uint64))        # array of pointers
+    >>> {name}(h, 2, 2, ptrs, 2, ipiv, 2, info, 1)
+    >>> info.copy_to_host().tolist()
+    [0]
+""")
 def _getrf_batched(name: str, dtype: Any, handle: Any, m: int, n: int, A: Any, lda: int,
                    ipiv: Any, strideP: int, info: Any, batch_count: int) -> S | None:
     """{name}: getrf of batch_count matrices given by an array of device pointers."""
@@ -191,6 +204,14 @@ def _getrf_batched(name: str, dtype: Any, handle: Any, m: int, n: int, A: Any, l
                  "batched")
 
 
+@with_example(_SETUP, """
+    >>> getrf = getattr(rocsolver, "{name}".replace("getrs", "getrf"))
+    >>> getrf(h, 2, 2, A, 2, 4, ipiv, 2, info, 1)
+    >>> B = hip.to_device(np.array([6, 5], np.{dtype}))
+    >>> {name}(h, rocblas.rocblas_operation_none, 2, 1, A, 2, 4, ipiv, 2, B, 2, 2, 1)
+    >>> np.round(B.copy_to_host().real, 6).tolist()
+    [1.0, 1.0]
+""")
 def _getrs_strided(name: str, dtype: Any, handle: Any, trans: int, n: int, nrhs: int,
                    A: Any, lda: int, strideA: int, ipiv: Any, strideP: int, B: Any, ldb: int,
                    strideB: int, batch_count: int) -> S | None:
@@ -199,6 +220,16 @@ def _getrs_strided(name: str, dtype: Any, handle: Any, trans: int, n: int, nrhs:
                  ldb, strideB, batch_count, "strided")
 
 
+@with_example(_SETUP, """
+    >>> ptrs = hip.to_device(np.array([int(A.ptr)], np.uint64))
+    >>> getattr(rocsolver, "{name}".replace("getrs", "getrf"))(h, 2, 2, ptrs, 2, ipiv, 2,
+    ...                                                        info, 1)
+    >>> B = hip.to_device(np.array([6, 5], np.{dtype}))
+    >>> b_ptrs = hip.to_device(np.array([int(B.ptr)], np.uint64))
+    >>> {name}(h, rocblas.rocblas_operation_none, 2, 1, ptrs, 2, ipiv, 2, b_ptrs, 2, 1)
+    >>> np.round(B.copy_to_host().real, 6).tolist()
+    [1.0, 1.0]
+""")
 def _getrs_batched(name: str, dtype: Any, handle: Any, trans: int, n: int, nrhs: int,
                    A: Any, lda: int, ipiv: Any, strideP: int, B: Any, ldb: int,
                    batch_count: int) -> S | None:
