@@ -1,0 +1,166 @@
+"""XORWOW (Marsaglia 2003): a 160-bit xorshift plus a Weyl sequence, as rocRAND seeds it.
+
+State ``d, x[0..4]``; a step is ``t = x0 ^ (x0 >> 2)``, shift the words down,
+``x4 = (x4 ^ (x4 << 4)) ^ (t ^ (t << 1))``, ``d += 362437``; the output is ``d + x4``.
+Seeding (``rocrand_xorwow.h``): x = (123456789, 362436069, 521288629, 88675123, 5783321),
+d = 6615241, then with ``s0 = lo(seed) ^ 0x2c7f967f``, ``s1 = hi(seed) ^ 0xa03697cb``,
+``t0 = 1228688033 s0``, ``t1 = 2073658381 s1``: x0 += t0, x1 ^= t0, x2 += t1, x3 ^= t1,
+x4 += t0, d += t0 + t1. cuRAND uses the same algorithm with other seeding constants
+(0xaad26b49, 0xf7dcefdd, 1099087573, 2591861531), so the same seed gives other streams.
+
+The xorshift part is linear over GF(2): skipping ahead multiplies ``x`` by a power of the
+160x160 step matrix A. A subsequence is 2^67 numbers (``discard_subsequence``); ``d``
+moves by ``362437 * offset`` (2^67 steps leave it unchanged). rocRAND ships the powers
+as tables; here they are computed once by repeated squaring (the same matrices), stored
+as rocRAND lays them out: ``m[(32 i + j) * 5 + k]`` is word k of A^p applied to bit j of
+word i.
+
+>>> st = seeded(0)
+>>> [int(step_one(st.reshape(1, 6), 0)) for _ in range(2)] == list(stream(0, 0, 0, 2))
+True
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numba
+import numpy as np
+
+DEFAULT_SEED = 0  # ROCRAND_XORWOW_DEFAULT_SEED
+WEYL = np.uint32(362437)
+_INIT = (123456789, 362436069, 521288629, 88675123, 5783321)
+SUBSEQUENCE_LOG2 = 67
+
+
+def seeded(seed: int) -> np.ndarray:
+    """State words (d, x0..x4) of rocRAND's XORWOW engine for ``seed`` (subsequence 0)."""
+    m = 0xFFFFFFFF
+    s0, s1 = (seed & m) ^ 0x2C7F967F, ((seed >> 32) & m) ^ 0xA03697CB
+    t0, t1 = (1228688033 * s0) & m, (2073658381 * s1) & m
+    x = [(_INIT[0] + t0) & m, _INIT[1] ^ t0, (_INIT[2] + t1) & m, _INIT[3] ^ t1,
+         (_INIT[4] + t0) & m]
+    return np.array([(6615241 + t0 + t1) & m] + x, np.uint32)
+
+
+@numba.njit(cache=True, nogil=True)
+def step_one(states, e):
+    """One XORWOW step of engine ``e`` (row of ``states``: d, x0..x4); returns the word."""
+    x0 = states[e, 1]
+    t = x0 ^ (x0 >> np.uint32(2))
+    x4 = states[e, 5]
+    states[e, 1] = states[e, 2]
+    states[e, 2] = states[e, 3]
+    states[e, 3] = states[e, 4]
+    states[e, 4] = x4
+    x4 = (x4 ^ (x4 << np.uint32(4))) ^ (t ^ (t << np.uint32(1)))
+    states[e, 5] = x4
+    states[e, 0] = states[e, 0] + WEYL
+    return np.uint32(states[e, 0] + x4)
+
+
+def _step_matrix() -> np.ndarray:
+    """A as a 160x160 0/1 matrix acting on bit vectors (bit 32 i + j = bit j of x_i)."""
+    a = np.zeros((160, 160), np.int64)
+    eye = np.eye(32, dtype=np.int64)
+    shl = lambda k: np.eye(32, k=-k, dtype=np.int64)  # noqa: E731 - bit j -> bit j + k
+    shr = lambda k: np.eye(32, k=k, dtype=np.int64)  # noqa: E731 - bit j -> bit j - k
+    for i in range(4):  # x_i <- x_{i+1}
+        a[32 * i:32 * i + 32, 32 * (i + 1):32 * (i + 2)] = eye
+    t = (eye + shr(2)) % 2  # t = x0 ^ x0 >> 2
+    a[128:, 0:32] = (t + shl(1) @ t) % 2  # t ^ t << 1
+    a[128:, 128:] = (eye + shl(4)) % 2  # x4 ^ x4 << 4
+    return a
+
+
+def _pack(m: np.ndarray) -> np.ndarray:
+    """rocRAND's layout: for input bit (i, j), the five output words of column 32 i + j."""
+    weights = (1 << np.arange(32, dtype=np.uint64)).astype(np.uint64)
+    cols = m.T.reshape(160, 5, 32).astype(np.uint64)  # [input bit, output word, bit]
+    return (cols * weights).sum(axis=2).astype(np.uint32).reshape(-1)
+
+
+@functools.cache
+def jump_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(offset jumps, subsequence jumps): packed A^(2^k) and A^(2^(67+k)), k = 0..63."""
+    p = _step_matrix()
+    offset, sub = [], []
+    for k in range(SUBSEQUENCE_LOG2 + 64):
+        if k < 64:
+            offset.append(_pack(p))
+        if k >= SUBSEQUENCE_LOG2:
+            sub.append(_pack(p))
+        p = (p @ p) % 2
+    return np.stack(offset), np.stack(sub)
+
+
+@numba.njit(cache=True, nogil=True)
+def apply_matrix(m, states, e):
+    """x <- M x for engine ``e``, M packed as in ``_pack``."""
+    r0 = r1 = r2 = r3 = r4 = np.uint32(0)
+    for i in range(5):
+        v = states[e, 1 + i]
+        for j in range(32):
+            if (v >> np.uint32(j)) & np.uint32(1):
+                b = (32 * i + j) * 5
+                r0 ^= m[b]
+                r1 ^= m[b + 1]
+                r2 ^= m[b + 2]
+                r3 ^= m[b + 3]
+                r4 ^= m[b + 4]
+    states[e, 1], states[e, 2], states[e, 3], states[e, 4], states[e, 5] = r0, r1, r2, r3, r4
+
+
+@numba.njit(cache=True, nogil=True)
+def jump(tables, states, e, count):
+    """x <- A^count x using the binary powers in ``tables``."""
+    k = 0
+    while count:
+        if count & np.uint64(1):
+            apply_matrix(tables[k], states, e)
+        count >>= np.uint64(1)
+        k += 1
+
+
+def engine(seed: int, subsequence: int, offset: int) -> np.ndarray:
+    """State of ``rocrand_init(seed, subsequence, offset)`` for XORWOW, shape (1, 6)."""
+    offs, subs = jump_tables()
+    st = seeded(seed).reshape(1, 6)
+    jump(subs, st, 0, np.uint64(subsequence))
+    jump(offs, st, 0, np.uint64(offset))
+    st[0, 0] = np.uint32((int(st[0, 0]) + (offset & 0xFFFFFFFF) * 362437) & 0xFFFFFFFF)
+    return st
+
+
+def stream(seed: int, subsequence: int, offset: int, n: int) -> np.ndarray:
+    """``n`` words of the stream ``(seed, subsequence)`` from ``offset`` on."""
+    st = engine(seed, subsequence, offset)
+    out = np.empty(n, np.uint32)
+    _one_engine(st, out)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _one_engine(st, out):
+    for i in range(out.size):
+        out[i] = step_one(st, 0)
+
+
+@numba.njit(cache=True, nogil=True)
+def _spread(states, sub1):
+    """Engine e = engine 0 jumped by e subsequences (J^e x), one matrix per engine."""
+    for e in range(1, states.shape[0]):
+        for w in range(6):
+            states[e, w] = states[e - 1, w]
+        apply_matrix(sub1, states, e)
+
+
+def pool(seed: int, offset: int, n_engines: int) -> tuple[np.ndarray, int]:
+    """(states, start) of the host generator's engines (see pool.py)."""
+    start = offset % n_engines
+    states = np.empty((n_engines, 6), np.uint32)
+    states[0] = engine(seed, 0, offset // n_engines)[0]
+    _spread(states, jump_tables()[1][0])
+    for e in range(start):  # engines before `start` are one number further on
+        step_one(states, e)
+    return states, start
