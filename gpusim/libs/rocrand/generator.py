@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from gpusim.libs.common import device_view, host_view, launch, roofline_seconds
-from gpusim.libs.rocrand import distributions as D
+from gpusim.libs.rocrand import distributions as dist
 from gpusim.libs.rocrand import sampling
 from gpusim.libs.rocrand.engines import KINDS
 from gpusim.libs.rocrand.quasi import QUASI, QuasiEngine
@@ -213,14 +213,14 @@ def _output(g: rocrand_generator, out: Any, n: int, dtype: Any, function: str) -
 
 def _poisson_table(g: rocrand_generator, lam: float) -> tuple | None:
     """The alias table (pseudo) or CDF (quasi) rocRAND builds for ``lam`` (None: huge)."""
-    if lam > D.LAMBDA_HUGE:
+    if lam > dist.LAMBDA_HUGE:
         return None
     if lam not in g.poisson:
-        p, offset = D.poisson_probabilities(lam)
+        p, offset = dist.poisson_probabilities(lam)
         if g.quasi:
             g.poisson[lam] = (offset, np.cumsum(p))
         else:
-            prob, alias = D.alias_table(p)
+            prob, alias = dist.alias_table(p)
             g.poisson[lam] = (offset, alias, prob)
     return g.poisson[lam]
 
@@ -267,7 +267,7 @@ def _run_quasi(g: rocrand_generator, view: np.ndarray, n: int, what: str,
     if what == "poisson" and params["table"] is None:  # lambda > 4000: normal approximation
         u = np.empty(n)
         fill(g.kind, pts, "uniform", u)
-        D.poisson_huge(u, view, params["lam"])
+        dist.poisson_huge(u, view, params["lam"])
         return
     fill(g.kind, pts, what, view, mean=params.get("mean", 0.0),
          stddev=params.get("stddev", 1.0), table=params.get("table"))

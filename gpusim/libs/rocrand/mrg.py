@@ -150,7 +150,7 @@ def jump(tables, states, e, count, m1, m2):
 @numba.njit(cache=True, nogil=True)
 def next_32k3a(states, e):
     """One MRG32k3a step (rocRAND's arithmetic, incl. its 32-bit ``m1 - g1[0]``)."""
-    g10, g11, g12 = _U(states[e, 0]), _U(states[e, 1]), _U(states[e, 2])
+    g10, g11 = _U(states[e, 0]), _U(states[e, 1])
     g20, g22 = _U(states[e, 3]), _U(states[e, 5])
     p1 = _mod_m1(A12 * g11 + A13N * ((M1A - g10) & _MASK))
     p2 = _mod_m2(A21 * g22 + A23N * ((M2A - g20) & _MASK))
@@ -163,7 +163,7 @@ def next_32k3a(states, e):
 @numba.njit(cache=True, nogil=True)
 def next_31k3p(states, e):
     """One MRG31k3p step, as rocrand_mrg31k3p.h writes it (32-bit arithmetic)."""
-    x10, x11, x12 = _U(states[e, 0]), _U(states[e, 1]), _U(states[e, 2])
+    x11, x12 = _U(states[e, 1]), _U(states[e, 2])
     t = (((x11 & _U(511)) << _U(22)) + (x11 >> _U(9))) + (
         ((x12 & _U(16777215)) << _U(7)) + (x12 >> _U(24)))
     t = t - M1P if t >= M1P else t

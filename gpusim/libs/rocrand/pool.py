@@ -20,7 +20,6 @@ the dynamic ordering uses the tuned size for the device's architecture.
 from __future__ import annotations
 
 import numba
-import numpy as np
 
 DEFAULT = (256, 512)  # config_defaults.hpp: XORWOW, MRG32k3a, MRG31k3p, LFSR113
 # Tuned (threads, blocks) per architecture for the dynamic ordering (config/*_config.hpp).

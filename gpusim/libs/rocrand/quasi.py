@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from gpusim.libs.rocrand import distributions as D
+from gpusim.libs.rocrand import distributions as dist
 from gpusim.libs.rocrand import sobol_vectors
 
 
@@ -88,7 +88,7 @@ def erfinv_float(x):
     if x <= np.float32(0.0):
         return np.float32(0.0)
     lnx = np.float32(math.log(x))
-    tt1 = np.float32(2.0) / (D.PI_F * np.float32(0.147)) + np.float32(0.5) * lnx
+    tt1 = np.float32(2.0) / (dist.PI_F * np.float32(0.147)) + np.float32(0.5) * lnx
     tt2 = np.float32(1.0) / np.float32(0.147) * lnx
     return sgn * np.float32(math.sqrt(-tt1 + np.float32(math.sqrt(tt1 * tt1 - tt2))))
 
@@ -105,7 +105,7 @@ def _normal_float(u, out, mean, stddev, log):
 @numba.njit(cache=True, nogil=True)
 def _normal_double(u, out, mean, stddev, log):
     for i in range(out.size):
-        v = D.SQRT2_D * D.erfinv_double(2.0 * u[i] - 1.0)
+        v = dist.SQRT2_D * dist.erfinv_double(2.0 * u[i] - 1.0)
         r = mean + v * stddev
         out[i] = math.exp(r) if log else r
 
@@ -118,11 +118,11 @@ def fill(kind: QuasiKind, points: np.ndarray, what: str, out: np.ndarray, *,
     if what == "bits":
         out[:] = v if out.dtype.itemsize == 8 else hi32.astype(out.dtype, copy=False)
         return
-    f32 = D.INV32 + hi32.astype(np.float32) * D.INV32
+    f32 = dist.INV32 + hi32.astype(np.float32) * dist.INV32
     if kind.bits == 64:
-        f64 = D.INV53_D + (v >> np.uint64(11)).astype(np.float64) * D.INV53_D
+        f64 = dist.INV53_D + (v >> np.uint64(11)).astype(np.float64) * dist.INV53_D
     else:
-        f64 = D.INV32_D + v.astype(np.float64) * D.INV32_D
+        f64 = dist.INV32_D + v.astype(np.float64) * dist.INV32_D
     if what == "uniform":
         out[:] = f32 if out.dtype == np.float32 else f64
     elif what in ("normal", "log_normal"):

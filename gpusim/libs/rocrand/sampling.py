@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gpusim.libs.rocrand import distributions as D
+from gpusim.libs.rocrand import distributions as dist
 
 
 def _copy(words: np.ndarray, out: np.ndarray) -> None:
@@ -30,7 +30,7 @@ def _hi_words(fill: Callable) -> Callable:
 
 def _uniform_double64(words: np.ndarray, out: np.ndarray) -> None:
     v = words.view(np.uint64)[:out.size] >> np.uint64(11)
-    out[:] = D.INV53_D + v.astype(np.float64) * D.INV53_D
+    out[:] = dist.INV53_D + v.astype(np.float64) * dist.INV53_D
 
 
 def plan(family: str, what: str, dtype: np.dtype, *, mean: float = 0.0, stddev: float = 1.0,
@@ -46,7 +46,7 @@ def plan(family: str, what: str, dtype: np.dtype, *, mean: float = 0.0, stddev: 
         if family == "mrg":
             def fill_bits(words, out):
                 conv = np.empty(words.size, np.uint32)
-                D.mrg_uint(words, conv, uint_norm)
+                dist.mrg_uint(words, conv, uint_norm)
                 _copy(conv, out)
             return 1, per_word, fill_bits
         if dtype.itemsize == 8:
@@ -54,16 +54,16 @@ def plan(family: str, what: str, dtype: np.dtype, *, mean: float = 0.0, stddev: 
         return 1, per_word, _copy
     if what == "uniform":
         if family == "mrg":
-            f = D.mrg_uniform_float if dtype == np.float32 else D.mrg_uniform_double
+            f = dist.mrg_uniform_float if dtype == np.float32 else dist.mrg_uniform_double
             return 1, 1, lambda words, out: f(words, out, norm)
         if dtype == np.float32:
-            return wide, 1, _hi_words(D.uniform_float) if wide == 2 else D.uniform_float
-        return 2, 1, _uniform_double64 if wide == 2 else D.uniform_double
+            return wide, 1, _hi_words(dist.uniform_float) if wide == 2 else dist.uniform_float
+        return 2, 1, _uniform_double64 if wide == 2 else dist.uniform_double
     if what in ("normal", "log_normal"):
         if family == "mrg":
-            f = D.mrg_normal_float if dtype == np.float32 else D.mrg_normal_double
+            f = dist.mrg_normal_float if dtype == np.float32 else dist.mrg_normal_double
             return 2, 2, lambda words, out: f(words, out, norm, mean, stddev, log)
-        f = D.normal_float if dtype == np.float32 else D.normal_double
+        f = dist.normal_float if dtype == np.float32 else dist.normal_double
         width = 2 if dtype == np.float32 else 4
         return width, 2, lambda words, out: f(words, out, mean, stddev, log)
     if what == "poisson":
@@ -78,18 +78,18 @@ def _poisson(family: str, lam: float, table: tuple | None, uint_norm: float,
     def fill(words, out):
         if family == "mrg":
             conv = np.empty(words.size, np.uint32)
-            D.mrg_uint(words, conv, uint_norm)
+            dist.mrg_uint(words, conv, uint_norm)
             words = conv
         if wide == 2:
             v = words.view(np.uint64)[:out.size]
             x = v.astype(np.float64) * 5.4210108624275221700372640043497e-20
-            p = D.INV53_D + (v >> np.uint64(11)).astype(np.float64) * D.INV53_D
+            p = dist.INV53_D + (v >> np.uint64(11)).astype(np.float64) * dist.INV53_D
         else:
-            x = words[:out.size].astype(np.float64) * D.INV32_D
-            p = D.INV32_D + x
+            x = words[:out.size].astype(np.float64) * dist.INV32_D
+            p = dist.INV32_D + x
         if table is None:
-            D.poisson_huge(p, out, lam)
+            dist.poisson_huge(p, out, lam)
         else:
             offset, alias, prob = table
-            D.discrete_alias(x, out, offset, alias, prob)
+            dist.discrete_alias(x, out, offset, alias, prob)
     return fill

@@ -80,35 +80,48 @@ def _pack(m: np.ndarray) -> np.ndarray:
     return (cols * weights).sum(axis=2).astype(np.uint32).reshape(-1)
 
 
+@numba.njit(cache=True, nogil=True)
+def _times(m, v):
+    """The five words of M v (M packed as in ``_pack``, v five words)."""
+    r = np.zeros(5, np.uint32)
+    for i in range(5):
+        for j in range(32):
+            if (v[i] >> np.uint32(j)) & np.uint32(1):
+                b = (32 * i + j) * 5
+                for k in range(5):
+                    r[k] ^= m[b + k]
+    return r
+
+
+@numba.njit(cache=True, nogil=True)
+def _square(m):
+    """M M, packed: column b of M M is M applied to column b of M."""
+    out = np.empty_like(m)
+    for b in range(160):
+        out[5 * b:5 * b + 5] = _times(m, m[5 * b:5 * b + 5])
+    return out
+
+
 @functools.cache
 def jump_tables() -> tuple[np.ndarray, np.ndarray]:
     """(offset jumps, subsequence jumps): packed A^(2^k) and A^(2^(67+k)), k = 0..63."""
-    p = _step_matrix()
+    p = _pack(_step_matrix())
     offset, sub = [], []
     for k in range(SUBSEQUENCE_LOG2 + 64):
         if k < 64:
-            offset.append(_pack(p))
+            offset.append(p)
         if k >= SUBSEQUENCE_LOG2:
-            sub.append(_pack(p))
-        p = (p @ p) % 2
+            sub.append(p)
+        p = _square(p)
     return np.stack(offset), np.stack(sub)
 
 
 @numba.njit(cache=True, nogil=True)
 def apply_matrix(m, states, e):
-    """x <- M x for engine ``e``, M packed as in ``_pack``."""
-    r0 = r1 = r2 = r3 = r4 = np.uint32(0)
-    for i in range(5):
-        v = states[e, 1 + i]
-        for j in range(32):
-            if (v >> np.uint32(j)) & np.uint32(1):
-                b = (32 * i + j) * 5
-                r0 ^= m[b]
-                r1 ^= m[b + 1]
-                r2 ^= m[b + 2]
-                r3 ^= m[b + 3]
-                r4 ^= m[b + 4]
-    states[e, 1], states[e, 2], states[e, 3], states[e, 4], states[e, 5] = r0, r1, r2, r3, r4
+    """x <- M x for engine ``e``."""
+    r = _times(m, states[e, 1:6])
+    for k in range(5):
+        states[e, 1 + k] = r[k]
 
 
 @numba.njit(cache=True, nogil=True)
