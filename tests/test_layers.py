@@ -22,7 +22,7 @@ LAYERS = [
     {"engine"},
     {"runtime"},
     {"hip", "cuda", "__init__"},
-    {"libs"},
+    {"libs", "rocrand"},
     {"viz"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
