@@ -5,8 +5,8 @@ import pytest
 
 import gpusim
 from gpusim import hip, rocrand
-from gpusim.libs.rocrand import mrg, philox, xorwow
 from gpusim.libs.rocrand import distributions as dist
+from gpusim.libs.rocrand import mrg, philox, xorwow
 from gpusim.libs.rocrand.pool import engines
 from tests.libs.rocrand_refs import cases, curand_rows
 

@@ -24,6 +24,20 @@ Data flow of a host call::
 How each generator is held to the real thing is listed in tests/libs/data/README.md.
 """
 
+from gpusim.libs.rocrand.device import (
+    rocrand,
+    rocrand_init,
+    rocrand_log_normal,
+    rocrand_normal,
+    rocrand_normal2,
+    rocrand_state_mrg32k3a,
+    rocrand_state_philox4x32_10,
+    rocrand_state_xorwow,
+    rocrand_uniform,
+    rocrand_uniform_double,
+    skipahead,
+    skipahead_subsequence,
+)
 from gpusim.libs.rocrand.generate import (
     rocrand_generate,
     rocrand_generate_char,
@@ -73,5 +87,9 @@ __all__ = [
     "rocrand_ordering", "rocrand_rng_type", "rocrand_set_offset", "rocrand_set_ordering",
     "rocrand_set_quasi_random_generator_dimensions", "rocrand_set_seed",
     "rocrand_set_stream", "rocrand_status",
+    # device API (inside kernels)
+    "rocrand", "rocrand_init", "rocrand_log_normal", "rocrand_normal", "rocrand_normal2",
+    "rocrand_state_mrg32k3a", "rocrand_state_philox4x32_10", "rocrand_state_xorwow",
+    "rocrand_uniform", "rocrand_uniform_double", "skipahead", "skipahead_subsequence",
 ] + [m.name for e in (rocrand_status, rocrand_rng_type, rocrand_ordering,
                       rocrand_direction_vector_set) for m in e]
