@@ -99,10 +99,8 @@ def next_raw(st):
     p2 = mod_m2(A21 * _U(st[5]) + A23N * ((M2 - _U(st[3])) & _MASK))
     st[0], st[1], st[2] = st[1], st[2], np.uint32(p1)
     st[3], st[4], st[5] = st[4], st[5], np.uint32(p2)
-    r = p1 - p2
-    if p1 <= p2:
-        r = r + M1
-    return np.uint32(r & _MASK)
+    r = p1 - p2 if p1 > p2 else p1 + M1 - p2
+    return np.uint32(r)
 
 
 @hip.DeviceFunction

@@ -205,7 +205,7 @@ def alias_table(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """rocRAND's alias table (``discrete.hpp`` create_alias_table) of normalised ``p``.
 
     >>> alias_table(np.array([0.25, 0.75]))
-    (array([1., 1.]), array([1, 0], dtype=uint32))
+    (array([0.5, 1. ]), array([1, 0], dtype=uint32))
     """
     p = np.array(p, np.float64)
     size = p.size

@@ -9,6 +9,7 @@ generators, and rebuilt after a change of seed, offset or ordering.
 
 >>> import numpy as np
 >>> from gpusim import hip
+>>> from gpusim.libs.rocrand.generate import rocrand_generate
 >>> g = rocrand_create_generator(404)
 >>> rocrand_set_seed(g, 0)
 >>> d = hip.device_array(4, np.uint32)
