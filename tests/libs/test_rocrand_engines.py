@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from gpusim.libs.rocrand import mrg, philox, sobol_vectors, xorwow
+from gpusim.libs.rocrand import lfsr113, mrg, philox, sobol_vectors, threefry, xorwow
 from gpusim.libs.rocrand.quasi import QUASI, QuasiEngine
 from tests.libs.rocrand_refs import DATA, cases, curand_rows
 
@@ -120,3 +120,65 @@ def test_sobol64_high_bits_are_sobol32():
     a = QuasiEngine(QUASI[504], 3, 17).points(100)
     b = QuasiEngine(QUASI[501], 3, 17).points(100)
     assert np.array_equal((a >> np.uint64(32)).astype(np.uint32), b)
+
+
+# Random123 kat_vectors, 20 rounds: (N, bits, counter word, key word, expected).
+THREEFRY_KAT = [
+    (2, 32, 0, 0, (0x6B200159, 0x99BA4EFE)),
+    (2, 32, 0xFFFFFFFF, 0xFFFFFFFF, (0x1CB996FC, 0xBB002BE7)),
+    (2, 64, 0, 0, (0xC2B6E3A8C2C69865, 0x6F81ED42F350084D)),
+    (4, 32, 0, 0, (0x9C6CA96A, 0xE17EAE66, 0xFC10ECD4, 0x5256A7D8)),
+    (4, 64, 0, 0, (0x09218EBDE6C85537, 0x55941F5266D86105, 0x4BD25E16282434DC,
+                   0xEE29EC846BD2E40B)),
+]
+
+
+@pytest.mark.parametrize("n,bits,c,k,expected", THREEFRY_KAT)
+def test_threefry_known_answers(n, bits, c, k, expected):
+    ctr, key = np.full(n, c, np.uint64), np.full(n, k, np.uint64)
+    # rocRAND pairs the 4-word MIX steps by round & 2 (not Random123's round & 1)
+    got = threefry.block(ctr, key, bits, pairing=1)
+    assert tuple(int(v) for v in got) == expected
+    if n == 2:  # two words have a single pairing: rocRAND's function is Random123's
+        assert np.array_equal(threefry.block(ctr, key, bits), got)
+    else:
+        assert not np.array_equal(threefry.block(ctr, key, bits), got)
+
+
+@pytest.mark.parametrize("n,bits", [(2, 32), (2, 64), (4, 32), (4, 64)])
+def test_threefry_streams_are_consistent(n, bits):
+    run = threefry.stream(n, bits, 12345, 0, 50, subsequence=3)
+    assert np.array_equal(threefry.stream(n, bits, 12345, 9, 41, subsequence=3), run[9:])
+    key = threefry.key_of(0x0123456789ABCDEF, n, bits)
+    block = threefry.block(threefry.counter_of(n, bits, 3, 0), key, bits)
+    assert np.array_equal(threefry.stream(n, bits, 0x0123456789ABCDEF, 0, n, 3), block)
+
+
+def test_threefry_keys_follow_rocrands_seed_split():
+    s = 0x1122334455667788
+    assert list(threefry.key_of(s, 2, 32)) == [0x55667788, 0x11223344]
+    assert list(threefry.key_of(s, 2, 64)) == [s, s >> 32]
+    assert list(threefry.key_of(s, 4, 32)) == [0x55667788, 0x33445566, 0x11223344, 0x1122]
+
+
+def test_gf2_jump_matrices_match_rocrands_tables():
+    with np.load(DATA / "rocrand_jump_slices.npz") as z:
+        ref = dict(z)
+    for name, module in (("lfsr113", lfsr113), ("xorwow", xorwow)):
+        offs, subs = module.jump_tables()
+        for i in range(3):  # rocRAND's entry i is the base-4 power A^(4^i) = our 2^(2i)
+            assert np.array_equal(offs[2 * i], ref[f"{name}_jump"][i])
+            assert np.array_equal(subs[2 * i], ref[f"{name}_sequence_jump"][i])
+
+
+def test_lfsr113_steps_and_seeds():
+    z = [2, 8, 16, 128]
+    words = lfsr113.stream(tuple(z), 0, 0, 20)
+    for w in words:  # the Tausworthe recurrences, written out with Python integers
+        z = [((((v & m) << c) & 0xFFFFFFFF) ^ ((((v << a) & 0xFFFFFFFF) ^ v) >> b))
+             for v, m, (a, b, c) in zip(z, (4294967294, 4294967288, 4294967280, 4294967168),
+                                        ((6, 13, 18), (2, 27, 2), (13, 21, 7), (3, 12, 13)),
+                                        strict=True)]
+        assert int(w) == z[0] ^ z[1] ^ z[2] ^ z[3]
+    assert lfsr113.seeds_of(0) == (2, 8, 0, 0)
+    assert lfsr113.seeds_of(0x0001000200030004) == (0x00030004, 0x00020003, 0x00010002, 1)

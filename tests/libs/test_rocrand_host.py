@@ -2,11 +2,12 @@
 
 import numpy as np
 import pytest
+import scipy.special
 
 import gpusim
 from gpusim import hip, rocrand
 from gpusim.libs.rocrand import distributions as dist
-from gpusim.libs.rocrand import mrg, philox, xorwow
+from gpusim.libs.rocrand import lfsr113, mrg, philox, threefry, xorwow
 from gpusim.libs.rocrand.pool import engines
 from tests.libs.rocrand_refs import cases, curand_rows
 
@@ -74,7 +75,7 @@ def test_mrg32k3a_host_layout_and_uint_map():
     assert n_eng == 256 * 512
 
 
-@pytest.mark.parametrize("rng", [404, 401, 402, 405])
+@pytest.mark.parametrize("rng", [404, 401, 402, 405, 406, 408, 410])
 def test_offset_skips_numbers(rng):
     base = generate(rng, 300, seed=11)
     assert np.array_equal(generate(rng, 200, seed=11, offset=100), base[100:])
@@ -240,3 +241,30 @@ def test_mtgp32_and_mt19937_say_they_are_not_emulated():
     for t in (rocrand.ROCRAND_RNG_PSEUDO_MTGP32, rocrand.ROCRAND_RNG_PSEUDO_MT19937):
         with pytest.raises(NotImplementedError, match="not emulated"):
             rocrand.rocrand_create_generator(t)
+
+
+@pytest.mark.parametrize("rng,n", [(409, 2), (411, 4)])
+def test_64_bit_threefry_offsets_count_64_bit_numbers(rng, n):
+    base = generate(rng, 40, seed=9, fn=rocrand.rocrand_generate_long_long, dtype=np.uint64)
+    assert np.array_equal(base, threefry.stream(n, 64, 9, 0, 40))
+    moved = generate(rng, 30, seed=9, offset=10, fn=rocrand.rocrand_generate_long_long,
+                     dtype=np.uint64)
+    assert np.array_equal(moved, base[10:])
+    words = generate(rng, 8, seed=9)  # 32-bit output: both halves, low first
+    assert np.array_equal(words, base[:4].view(np.uint32))
+
+
+def test_lfsr113_host_layout_and_default_seeds():
+    out = generate(rocrand.ROCRAND_RNG_PSEUDO_LFSR113, 3)
+    for j in range(3):
+        assert out[j] == lfsr113.stream(lfsr113.DEFAULT_SEEDS, j, 0, 1)[0]
+    seeded = generate(406, 2, seed=0x0001000200030004)
+    assert seeded[1] == lfsr113.stream((0x30004, 0x20003, 0x10002, 1), 1, 0, 1)[0]
+
+
+def test_threefry2x32_doubles_take_one_word_each():
+    w = threefry.stream(2, 32, 3, 0, 6).astype(np.float64)
+    z = generate(408, 6, seed=3, fn=rocrand.rocrand_generate_normal_double,
+                 dtype=np.float64, args=(0.0, 1.0))
+    p = 2.0**-32 + w * 2.0**-32
+    np.testing.assert_allclose(z, scipy.special.erfinv(2 * p - 1) * np.sqrt(2), atol=2e-3)

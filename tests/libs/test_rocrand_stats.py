@@ -8,7 +8,7 @@ import scipy.stats
 from gpusim import hip, rocrand
 
 pytestmark = pytest.mark.usefixtures("fresh_system")
-GENERATORS = [404, 401, 402, 405, 501, 504]
+GENERATORS = [404, 401, 402, 405, 406, 408, 409, 410, 411, 501, 504]
 N = 1 << 16  # a multiple of any small dimension count; KS at this size sees 1% shape errors
 
 
@@ -61,7 +61,7 @@ def test_poisson(rng, lam):
 
 # Not MRG31k3p: rocRAND maps its 31-bit numbers to 32 bits as (v - 1) * 2.0000000014, so
 # the lowest bit is mostly 0 (a property of the real library, kept here).
-@pytest.mark.parametrize("rng", [404, 401, 402])
+@pytest.mark.parametrize("rng", [404, 401, 402, 406, 408, 409, 410, 411])
 def test_bits_are_uniform_bytes(rng):
     b = draw(rng, rocrand.rocrand_generate_char, np.uint8)
     counts = np.bincount(b.astype(np.int64), minlength=256)

@@ -182,6 +182,38 @@ def erfinv_double(x):
 
 
 @numba.njit(cache=True, nogil=True)
+def erfinv_float(x):
+    """roc_f_erfinv in float32 arithmetic (rocrand_normal.h)."""
+    sgn = np.float32(-1.0) if x < np.float32(0.0) else np.float32(1.0)
+    x = (np.float32(1.0) - x) * (np.float32(1.0) + x)
+    if x <= np.float32(0.0):
+        return np.float32(0.0)
+    lnx = np.float32(math.log(x))
+    tt1 = np.float32(2.0) / (PI_F * np.float32(0.147)) + np.float32(0.5) * lnx
+    tt2 = np.float32(1.0) / np.float32(0.147) * lnx
+    return sgn * np.float32(math.sqrt(-tt1 + np.float32(math.sqrt(tt1 * tt1 - tt2))))
+
+
+@numba.njit(cache=True, nogil=True)
+def inverse_normal_float(u, out, mean, stddev, log):
+    """normal_distribution(x): sqrt2 erfinv(2u - 1) of uniforms ``u`` (quasi-random)."""
+    m, sd = np.float32(mean), np.float32(stddev)
+    for i in range(out.size):
+        v = np.float32(1.4142135) * erfinv_float(np.float32(2.0) * u[i] - np.float32(1.0))
+        r = m + v * sd
+        out[i] = np.float32(math.exp(r)) if log else r
+
+
+@numba.njit(cache=True, nogil=True)
+def inverse_normal_double(u, out, mean, stddev, log):
+    """normal_distribution_double: the same in double (Sobol, ThreeFry2x32 doubles)."""
+    for i in range(out.size):
+        v = SQRT2_D * erfinv_double(2.0 * u[i] - 1.0)
+        r = mean + v * stddev
+        out[i] = math.exp(r) if log else r
+
+
+@numba.njit(cache=True, nogil=True)
 def discrete_alias(x, out, offset, alias, probability):
     """rocRAND's discrete_alias for uniform doubles ``x`` in [0, 1)."""
     size = probability.size

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.libs.rocrand import mrg, philox, pool, xorwow
+from gpusim.libs.rocrand import lfsr113, mrg, philox, pool, threefry, xorwow
 
 
 class StreamEngine:
@@ -62,7 +62,7 @@ class Kind:
     rng_type: int
     name: str                 # as in rocRAND's kernel names: generate_<name>
     family: str               # "std32", "mrg", "std64"
-    default_seed: int         # the seed of a new generator (and what seed 0 becomes)
+    default_seed: int | None  # the seed of a new generator (None: LFSR113's four words)
     make: Callable[[int, int, int, str], object]  # (seed, offset, ordering, arch) -> engine
     pool: bool = False
     mrg: mrg.Family | None = None
@@ -84,6 +84,18 @@ def _mrg(fam: mrg.Family):
     return make
 
 
+def _lfsr113(seed: int | None, offset: int, ordering: int, arch: str) -> PoolEngine:
+    seeds = lfsr113.DEFAULT_SEEDS if seed is None else lfsr113.seeds_of(seed)
+    states, start = lfsr113.pool(seeds, offset, pool.engines(406, ordering, arch))
+    return PoolEngine(states, start, lfsr113.step)
+
+
+def _threefry(n: int, bits: int):
+    def make(seed: int, offset: int, ordering: int, arch: str) -> StreamEngine:
+        return StreamEngine(threefry.words(n, bits), seed, offset, scale=bits // 32)
+    return make
+
+
 KINDS: dict[int, Kind] = {
     404: Kind(404, "philox", "std32", 0, _philox),
     401: Kind(401, "xorwow", "std32", xorwow.DEFAULT_SEED, _xorwow, pool=True),
@@ -91,5 +103,10 @@ KINDS: dict[int, Kind] = {
               mrg=mrg.MRG32K3A),
     405: Kind(405, "mrg31k3p", "mrg", mrg.DEFAULT_SEED, _mrg(mrg.MRG31K3P), pool=True,
               mrg=mrg.MRG31K3P),
+    406: Kind(406, "lfsr113", "std32", None, _lfsr113, pool=True),  # seeds (2, 8, 16, 128)
+    408: Kind(408, "threefry2x32_20", "std32", 0, _threefry(2, 32)),
+    409: Kind(409, "threefry2x64_20", "std64", 0, _threefry(2, 64)),
+    410: Kind(410, "threefry4x32_20", "std32", 0, _threefry(4, 32)),
+    411: Kind(411, "threefry4x64_20", "std64", 0, _threefry(4, 64)),
 }
 KINDS[400] = KINDS[401]  # ROCRAND_RNG_PSEUDO_DEFAULT is XORWOW (rocrand.cpp)

@@ -248,6 +248,7 @@ def _generate(generator: Any, out: Any, n: int, dtype: Any, what: str, function:
     else:
         if g.kind.mrg is not None:
             params.update(norm=g.kind.mrg.norm_double, uint_norm=g.kind.mrg.uint_norm)
+        params["narrow_double"] = g.kind.rng_type == 408  # threefry.hpp: input width 2
         width, per_group, fill = sampling.plan(g.kind.family, what, dtype, **params)
         run = lambda: _run_pseudo(g, view, n, width, per_group, fill)  # noqa: E731
     _queue(g, f"rocrand_impl::host::generate_{g.kind.name}", n * dtype.itemsize, run)

@@ -20,7 +20,6 @@ NotImplementedError.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numba
@@ -80,36 +79,6 @@ class QuasiEngine:
         return out
 
 
-@numba.njit(cache=True, nogil=True)
-def erfinv_float(x):
-    """roc_f_erfinv in float32 arithmetic (rocrand_normal.h)."""
-    sgn = np.float32(-1.0) if x < np.float32(0.0) else np.float32(1.0)
-    x = (np.float32(1.0) - x) * (np.float32(1.0) + x)
-    if x <= np.float32(0.0):
-        return np.float32(0.0)
-    lnx = np.float32(math.log(x))
-    tt1 = np.float32(2.0) / (dist.PI_F * np.float32(0.147)) + np.float32(0.5) * lnx
-    tt2 = np.float32(1.0) / np.float32(0.147) * lnx
-    return sgn * np.float32(math.sqrt(-tt1 + np.float32(math.sqrt(tt1 * tt1 - tt2))))
-
-
-@numba.njit(cache=True, nogil=True)
-def _normal_float(u, out, mean, stddev, log):
-    m, sd = np.float32(mean), np.float32(stddev)
-    for i in range(out.size):
-        v = np.float32(1.4142135) * erfinv_float(np.float32(2.0) * u[i] - np.float32(1.0))
-        r = m + v * sd
-        out[i] = np.float32(math.exp(r)) if log else r
-
-
-@numba.njit(cache=True, nogil=True)
-def _normal_double(u, out, mean, stddev, log):
-    for i in range(out.size):
-        v = dist.SQRT2_D * dist.erfinv_double(2.0 * u[i] - 1.0)
-        r = mean + v * stddev
-        out[i] = math.exp(r) if log else r
-
-
 def fill(kind: QuasiKind, points: np.ndarray, what: str, out: np.ndarray, *,
          mean: float = 0.0, stddev: float = 1.0, table: tuple | None = None) -> None:
     """Map the (D, m) ``points`` into ``out`` (dimension-major) as ``what``."""
@@ -126,8 +95,9 @@ def fill(kind: QuasiKind, points: np.ndarray, what: str, out: np.ndarray, *,
     if what == "uniform":
         out[:] = f32 if out.dtype == np.float32 else f64
     elif what in ("normal", "log_normal"):
-        (_normal_float(f32, out, mean, stddev, what == "log_normal") if out.dtype == np.float32
-         else _normal_double(f64, out, mean, stddev, what == "log_normal"))
+        (dist.inverse_normal_float(f32, out, mean, stddev, what == "log_normal")
+         if out.dtype == np.float32
+         else dist.inverse_normal_double(f64, out, mean, stddev, what == "log_normal"))
     else:  # poisson: discrete_cdf on x = v 2^-32 (v 2^-64 for 64 bits)
         offset, cdf = table
         x = (v.astype(np.float64) * (2.0 ** -kind.bits))

@@ -35,9 +35,10 @@ def _uniform_double64(words: np.ndarray, out: np.ndarray) -> None:
 
 def plan(family: str, what: str, dtype: np.dtype, *, mean: float = 0.0, stddev: float = 1.0,
          norm: float = 0.0, uint_norm: float = 0.0, table: tuple | None = None,
-         lam: float = 0.0) -> tuple[int, int, Callable]:
+         lam: float = 0.0, narrow_double: bool = False) -> tuple[int, int, Callable]:
     """(words per group, outputs per group, fill) for ``what`` in uniform/normal/log_normal/
-    bits/poisson and output ``dtype``; ``norm``/``uint_norm`` for the MRG family."""
+    bits/poisson and output ``dtype``; ``norm``/``uint_norm`` for the MRG family;
+    ``narrow_double``: ThreeFry2x32's doubles take one word each (inverse CDF)."""
     dtype = np.dtype(dtype)
     wide = 2 if family == "std64" else 1
     log = what == "log_normal"
@@ -63,6 +64,11 @@ def plan(family: str, what: str, dtype: np.dtype, *, mean: float = 0.0, stddev: 
         if family == "mrg":
             f = dist.mrg_normal_float if dtype == np.float32 else dist.mrg_normal_double
             return 2, 2, lambda words, out: f(words, out, norm, mean, stddev, log)
+        if narrow_double and dtype == np.float64:
+            def fill_narrow(words, out):
+                u = dist.INV32_D + words[:out.size].astype(np.float64) * dist.INV32_D
+                dist.inverse_normal_double(u, out, mean, stddev, log)
+            return 1, 1, fill_narrow
         f = dist.normal_float if dtype == np.float32 else dist.normal_double
         width = 2 if dtype == np.float32 else 4
         return width, 2, lambda words, out: f(words, out, mean, stddev, log)

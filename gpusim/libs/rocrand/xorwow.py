@@ -11,9 +11,8 @@ x4 += t0, d += t0 + t1. cuRAND uses the same algorithm with other seeding consta
 The xorshift part is linear over GF(2): skipping ahead multiplies ``x`` by a power of the
 160x160 step matrix A. A subsequence is 2^67 numbers (``discard_subsequence``); ``d``
 moves by ``362437 * offset`` (2^67 steps leave it unchanged). rocRAND ships the powers
-as tables; here they are computed once by repeated squaring (the same matrices), stored
-as rocRAND lays them out: ``m[(32 i + j) * 5 + k]`` is word k of A^p applied to bit j of
-word i.
+as tables; here they are computed once by repeated squaring (gf2.py), in rocRAND's
+layout.
 
 >>> st = seeded(0)
 >>> [int(step_one(st.reshape(1, 6), 0)) for _ in range(2)] == list(stream(0, 0, 0, 2))
@@ -26,6 +25,8 @@ import functools
 
 import numba
 import numpy as np
+
+from gpusim.libs.rocrand import gf2
 
 DEFAULT_SEED = 0  # ROCRAND_XORWOW_DEFAULT_SEED
 WEYL = np.uint32(362437)
@@ -59,74 +60,30 @@ def step_one(states, e):
     return np.uint32(states[e, 0] + x4)
 
 
-def _step_matrix() -> np.ndarray:
-    """A as a 160x160 0/1 matrix acting on bit vectors (bit 32 i + j = bit j of x_i)."""
-    a = np.zeros((160, 160), np.int64)
-    eye = np.eye(32, dtype=np.int64)
-    shl = lambda k: np.eye(32, k=-k, dtype=np.int64)  # noqa: E731 - bit j -> bit j + k
-    shr = lambda k: np.eye(32, k=k, dtype=np.int64)  # noqa: E731 - bit j -> bit j - k
-    for i in range(4):  # x_i <- x_{i+1}
-        a[32 * i:32 * i + 32, 32 * (i + 1):32 * (i + 2)] = eye
-    t = (eye + shr(2)) % 2  # t = x0 ^ x0 >> 2
-    a[128:, 0:32] = (t + shl(1) @ t) % 2  # t ^ t << 1
-    a[128:, 128:] = (eye + shl(4)) % 2  # x4 ^ x4 << 4
-    return a
-
-
-def _pack(m: np.ndarray) -> np.ndarray:
-    """rocRAND's layout: for input bit (i, j), the five output words of column 32 i + j."""
-    weights = (1 << np.arange(32, dtype=np.uint64)).astype(np.uint64)
-    cols = m.T.reshape(160, 5, 32).astype(np.uint64)  # [input bit, output word, bit]
-    return (cols * weights).sum(axis=2).astype(np.uint32).reshape(-1)
-
-
-@numba.njit(cache=True, nogil=True)
-def _times(m, v):
-    """The five words of M v (M packed as in ``_pack``, v five words)."""
-    r = np.zeros(5, np.uint32)
-    for i in range(5):
-        for j in range(32):
-            if (v[i] >> np.uint32(j)) & np.uint32(1):
-                b = (32 * i + j) * 5
-                for k in range(5):
-                    r[k] ^= m[b + k]
-    return r
-
-
-@numba.njit(cache=True, nogil=True)
-def _square(m):
-    """M M, packed: column b of M M is M applied to column b of M."""
-    out = np.empty_like(m)
-    for b in range(160):
-        out[5 * b:5 * b + 5] = _times(m, m[5 * b:5 * b + 5])
-    return out
+def _step_x(x: list[int]) -> list[int]:
+    """The linear (xorshift) part of a step on x0..x4."""
+    m = 0xFFFFFFFF
+    t = x[0] ^ (x[0] >> 2)
+    return [x[1], x[2], x[3], x[4], (x[4] ^ (x[4] << 4) ^ t ^ (t << 1)) & m]
 
 
 @functools.cache
 def jump_tables() -> tuple[np.ndarray, np.ndarray]:
     """(offset jumps, subsequence jumps): packed A^(2^k) and A^(2^(67+k)), k = 0..63."""
-    p = _pack(_step_matrix())
-    offset, sub = [], []
-    for k in range(SUBSEQUENCE_LOG2 + 64):
-        if k < 64:
-            offset.append(p)
-        if k >= SUBSEQUENCE_LOG2:
-            sub.append(p)
-        p = _square(p)
-    return np.stack(offset), np.stack(sub)
+    return gf2.power_tables(gf2.pack(_step_x, 5), 5, SUBSEQUENCE_LOG2)
 
 
 @numba.njit(cache=True, nogil=True)
 def apply_matrix(m, states, e):
     """x <- M x for engine ``e``."""
-    r = _times(m, states[e, 1:6])
+    r = gf2.times(m, states[e, 1:6])
     for k in range(5):
         states[e, 1 + k] = r[k]
 
 
 @numba.njit(cache=True, nogil=True)
 def jump(tables, states, e, count):
-    """x <- A^count x using the binary powers in ``tables``."""
+    """x <- A^count x for engine ``e``."""
     k = 0
     while count:
         if count & np.uint64(1):
