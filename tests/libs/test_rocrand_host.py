@@ -238,7 +238,8 @@ def test_status_launch_failure_for_a_bad_pointer():
 
 
 def test_mtgp32_and_mt19937_say_they_are_not_emulated():
-    for t in (rocrand.ROCRAND_RNG_PSEUDO_MTGP32, rocrand.ROCRAND_RNG_PSEUDO_MT19937):
+    for t in (rocrand.ROCRAND_RNG_PSEUDO_MTGP32, rocrand.ROCRAND_RNG_PSEUDO_MT19937,
+              rocrand.ROCRAND_RNG_QUASI_SCRAMBLED_SOBOL64):
         with pytest.raises(NotImplementedError, match="not emulated"):
             rocrand.rocrand_create_generator(t)
 
@@ -268,3 +269,30 @@ def test_threefry2x32_doubles_take_one_word_each():
                  dtype=np.float64, args=(0.0, 1.0))
     p = 2.0**-32 + w * 2.0**-32
     np.testing.assert_allclose(z, scipy.special.erfinv(2 * p - 1) * np.sqrt(2), atol=2e-3)
+
+
+def test_scrambled_sobol32_is_sobol_on_scrambled_vectors_xor_constants():
+    g = rocrand.rocrand_create_generator(rocrand.ROCRAND_RNG_QUASI_SCRAMBLED_SOBOL32)
+    rocrand.rocrand_set_quasi_random_generator_dimensions(g, 2)
+    d = hip.device_array(8, np.uint32)
+    rocrand.rocrand_generate(g, d, 8)
+    pts = d.copy_to_host().reshape(2, 4)
+    # rocrand_scrambled_sobol32_constants.h: the first two constants; point 0 is 0 ^ constant
+    assert list(pts[:, 0]) == [0xD091BB5C, 0x22AE9EF6]
+    assert pts[0, 1] ^ pts[0, 0] == 2148123648  # its dimension 0's first scrambled vector
+    rocrand.rocrand_set_quasi_random_generator_dimensions(g, 65)
+    with pytest.raises(NotImplementedError, match="first 64"):
+        rocrand.rocrand_generate(g, hip.device_array(65, np.uint32), 65)
+
+
+def test_settings_after_a_queued_call_do_not_reach_it():
+    g = rocrand.rocrand_create_generator(404)
+    s = hip.hipStreamCreate()
+    rocrand.rocrand_set_stream(g, s)
+    a, b = hip.device_array(4, np.uint32), hip.device_array(4, np.uint32)
+    rocrand.rocrand_generate(g, a, 4)        # queued, not yet run
+    rocrand.rocrand_set_seed(g, 99)
+    rocrand.rocrand_generate(g, b, 4)
+    hip.hipStreamSynchronize(s)
+    assert np.array_equal(a.copy_to_host(), philox.stream_words(0, 0, 4))
+    assert np.array_equal(b.copy_to_host(), philox.stream_words(99, 0, 4))

@@ -8,7 +8,7 @@ import scipy.stats
 from gpusim import hip, rocrand
 
 pytestmark = pytest.mark.usefixtures("fresh_system")
-GENERATORS = [404, 401, 402, 405, 406, 408, 409, 410, 411, 501, 504]
+GENERATORS = [404, 401, 402, 405, 406, 408, 409, 410, 411, 501, 502, 504]
 N = 1 << 16  # a multiple of any small dimension count; KS at this size sees 1% shape errors
 
 

@@ -3,9 +3,10 @@
 ``rocrand_create_generator(rng_type)`` returns a generator; ``rocrand_generate_*`` check
 their arguments at the call (as rocrand.cpp does) and queue the generation kernel on the
 generator's stream, named as rocRAND's kernels are, with a modeled duration (a stream of
-writes: bytes / HBM bandwidth, plus launch). The engine is built on the first generation
-(or ``rocrand_initialize_generator``), queued as rocRAND's init kernel for pool-based
-generators, and rebuilt after a change of seed, offset or ordering.
+writes: bytes / HBM bandwidth, plus launch). The engine is built at the first generation
+(or ``rocrand_initialize_generator``, which also queues rocRAND's init kernel) and rebuilt
+after a change of seed, offset, ordering or dimensions; each queued call holds the
+engine it was made with, so later settings never reach work already queued.
 
 >>> import numpy as np
 >>> from gpusim import hip
@@ -41,7 +42,8 @@ S = rocrand_status
 ROCRAND_VERSION = 300200  # rocRAND 3.2.0: major * 100000 + minor * 100 + patch
 PSEUDO_ORDERINGS = (100, 101, 102, 103, 104)
 NOT_RUNNABLE = {403: "MTGP32 needs its 200 parameter sets (rocrand_mtgp32_11213.h)",
-                407: "MT19937 needs rocRAND's precomputed 2^1000-step jump polynomials"}
+                407: "MT19937 needs rocRAND's precomputed 2^1000-step jump polynomials",
+                505: "scrambled Sobol64 needs rocRAND's scrambled 64-bit tables"}
 
 
 class rocrand_generator:  # noqa: N801 - C name
@@ -176,7 +178,8 @@ def _engine(g: rocrand_generator) -> Any:
 def rocrand_initialize_generator(generator: Any) -> None:
     """Build the engines now (otherwise the first generation does)."""
     g = _gen(generator, "rocrand_initialize_generator")
-    _queue(g, f"rocrand_impl::host::init_{g.kind.name}_engines", 0, lambda: _engine(g))
+    _engine(g)
+    _queue(g, f"rocrand_impl::host::init_{g.kind.name}_engines", 0, lambda: None)
 
 
 def _config(g: rocrand_generator) -> tuple[int, int]:
@@ -243,29 +246,30 @@ def _generate(generator: Any, out: Any, n: int, dtype: Any, what: str, function:
     n = int(n)
     if what == "poisson":
         params["table"] = _poisson_table(g, params["lam"])
+    engine = _engine(g)  # bound now: a later set_seed/set_offset must not reach queued work
     if g.quasi:
-        run = lambda: _run_quasi(g, view, n, what, params)  # noqa: E731
+        run = lambda: _run_quasi(g, engine, view, n, what, params)  # noqa: E731
     else:
         if g.kind.mrg is not None:
             params.update(norm=g.kind.mrg.norm_double, uint_norm=g.kind.mrg.uint_norm)
         params["narrow_double"] = g.kind.rng_type == 408  # threefry.hpp: input width 2
         width, per_group, fill = sampling.plan(g.kind.family, what, dtype, **params)
-        run = lambda: _run_pseudo(g, view, n, width, per_group, fill)  # noqa: E731
+        run = lambda: _run_pseudo(engine, view, n, width, per_group, fill)  # noqa: E731
     _queue(g, f"rocrand_impl::host::generate_{g.kind.name}", n * dtype.itemsize, run)
 
 
-def _run_pseudo(g: rocrand_generator, view: np.ndarray, n: int, width: int,
-                per_group: int, fill: Any) -> None:
+def _run_pseudo(engine: Any, view: np.ndarray, n: int, width: int, per_group: int,
+                fill: Any) -> None:
     ngroups = -(-n // per_group)
-    words = _engine(g).draw(ngroups, width)
+    words = engine.draw(ngroups, width)
     if n:
         fill(words, view)
 
 
-def _run_quasi(g: rocrand_generator, view: np.ndarray, n: int, what: str,
+def _run_quasi(g: rocrand_generator, engine: Any, view: np.ndarray, n: int, what: str,
                params: dict) -> None:
     from gpusim.libs.rocrand.quasi import fill
-    pts = _engine(g).points(n // g.dimensions)
+    pts = engine.points(n // g.dimensions)
     if what == "poisson" and params["table"] is None:  # lambda > 4000: normal approximation
         u = np.empty(n)
         fill(g.kind, pts, "uniform", u)

@@ -9,9 +9,11 @@ one number each: bits (64-bit: the high 32 bits for 32-bit outputs), uniform
 rocRAND's inverse-CDF approximation ``sqrt2 erfinv(2u - 1)``, log-normal its exp, Poisson
 by binary search in the CDF.
 
-The scrambled variants (``SCRAMBLED_SOBOL32/64``) XOR rocRAND's scrambled direction
-vectors and per-dimension constants, tables gpusim does not ship: creating one raises
-NotImplementedError.
+Scrambled Sobol32 uses rocRAND's scrambled direction vectors and XORs each dimension's
+points with its scramble constant (``rocrand_scrambled_sobol32.h``). Those are random
+tables, not formulas; gpusim ships their first 64 dimensions (``data/``, from
+``rocrand_scrambled_sobol32_precomputed.bin`` and ``rocrand_scrambled_sobol32_constants.h``)
+and says so for more. Scrambled Sobol64's tables are not shipped (NotImplementedError).
 
 >>> eng = QuasiEngine(QUASI[501], 1, 0)
 >>> [hex(int(v)) for v in eng.points(4)[0]]
@@ -21,6 +23,7 @@ NotImplementedError.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -36,9 +39,12 @@ class QuasiKind:
     bits: int
     max_dimensions: int = sobol_vectors.MAX_DIMENSIONS
     default_seed: int = 0
+    scrambled: bool = False
 
 
-QUASI = {501: QuasiKind(501, "sobol32", 32), 504: QuasiKind(504, "sobol64", 64)}
+QUASI = {501: QuasiKind(501, "sobol32", 32), 504: QuasiKind(504, "sobol64", 64),
+         502: QuasiKind(502, "scrambled_sobol32", 32, scrambled=True)}
+SCRAMBLED_SHIPPED = 64  # dimensions of rocRAND's scrambled Sobol32 tables in data/
 QUASI[500] = QUASI[501]  # ROCRAND_RNG_QUASI_DEFAULT is Sobol32 (rocrand.cpp)
 
 
@@ -68,13 +74,26 @@ class QuasiEngine:
 
     def __init__(self, kind: QuasiKind, dimensions: int, offset: int):
         self.kind, self.offset = kind, offset
-        self.vectors = (sobol_vectors.vectors32 if kind.bits == 32
-                        else sobol_vectors.vectors64)(dimensions)
+        self.constants = None
+        if kind.scrambled:
+            if dimensions > SCRAMBLED_SHIPPED:
+                raise NotImplementedError(
+                    f"scrambled Sobol32 with {dimensions} dimensions: gpusim ships the first "
+                    f"{SCRAMBLED_SHIPPED} of rocRAND's scrambled tables; use at most "
+                    f"{SCRAMBLED_SHIPPED} or ROCRAND_RNG_QUASI_SOBOL32")
+            with np.load(Path(__file__).parent / "data" / "scrambled_sobol32_64.npz") as z:
+                self.vectors = z["vectors"][:dimensions]
+                self.constants = z["constants"][:dimensions].reshape(-1, 1)
+        else:
+            self.vectors = (sobol_vectors.vectors32 if kind.bits == 32
+                            else sobol_vectors.vectors64)(dimensions)
 
     def points(self, m: int) -> np.ndarray:
         """(D, m) points from the current offset; moves the offset on by m."""
         out = np.empty((self.vectors.shape[0], m), self.vectors.dtype)
         _points(self.vectors, self.offset, m, out)
+        if self.constants is not None:
+            out ^= self.constants
         self.offset += m
         return out
 
