@@ -106,17 +106,19 @@ def fill(kind: QuasiKind, points: np.ndarray, what: str, out: np.ndarray, *,
     if what == "bits":
         out[:] = v if out.dtype.itemsize == 8 else hi32.astype(out.dtype, copy=False)
         return
-    f32 = dist.INV32 + hi32.astype(np.float32) * dist.INV32
-    if kind.bits == 64:
-        f64 = dist.INV53_D + (v >> np.uint64(11)).astype(np.float64) * dist.INV53_D
-    else:
-        f64 = dist.INV32_D + v.astype(np.float64) * dist.INV32_D
-    if what == "uniform":
-        out[:] = f32 if out.dtype == np.float32 else f64
-    elif what in ("normal", "log_normal"):
-        (dist.inverse_normal_float(f32, out, mean, stddev, what == "log_normal")
-         if out.dtype == np.float32
-         else dist.inverse_normal_double(f64, out, mean, stddev, what == "log_normal"))
+    if what in ("uniform", "normal", "log_normal"):
+        if out.dtype == np.float32:
+            u = dist.INV32 + hi32.astype(np.float32) * dist.INV32
+        elif kind.bits == 64:
+            u = dist.INV53_D + (v >> np.uint64(11)).astype(np.float64) * dist.INV53_D
+        else:
+            u = dist.INV32_D + v.astype(np.float64) * dist.INV32_D
+        if what == "uniform":
+            out[:] = u
+        elif out.dtype == np.float32:
+            dist.inverse_normal_float(u, out, mean, stddev, what == "log_normal")
+        else:
+            dist.inverse_normal_double(u, out, mean, stddev, what == "log_normal")
     else:  # poisson: discrete_cdf on x = v 2^-32 (v 2^-64 for 64 bits)
         offset, cdf = table
         x = (v.astype(np.float64) * (2.0 ** -kind.bits))

@@ -36,35 +36,53 @@ def _rotl(x, d, bits, mask):
 
 
 @numba.njit(cache=True, nogil=True)
-def _rounds(x, key, bits, rot, parity, out, pairing):
-    """20 ThreeFry rounds of counter ``x`` (N words) under ``key`` into ``out``."""
-    n = x.size
-    mask = np.uint64(0xFFFFFFFFFFFFFFFF) if bits == 64 else np.uint64(0xFFFFFFFF)
+def _schedule(key, parity):
+    """The key schedule: the key words and their XOR with Skein's parity constant."""
+    n = key.size
     ks = np.empty(n + 1, np.uint64)
-    ks[n] = np.uint64(parity)
+    ks[n] = parity
     for i in range(n):
         ks[i] = key[i]
         ks[n] ^= key[i]
-        out[i] = (x[i] + ks[i]) & mask
+    return ks
+
+
+@numba.njit(cache=True, nogil=True)
+def _rounds(x, ks, bits, rot, out, pairing):
+    """20 ThreeFry rounds of counter ``x`` (N words) with key schedule ``ks`` into ``out``
+    (words in scalars: this is the hot loop of the host generator)."""
+    n = x.size
+    mask = np.uint64(0xFFFFFFFFFFFFFFFF) if bits == 64 else np.uint64(0xFFFFFFFF)
+    x0 = (x[0] + ks[0]) & mask
+    x1 = (x[1] + ks[1]) & mask
+    x2 = (x[2] + ks[2]) & mask if n == 4 else np.uint64(0)
+    x3 = (x[3] + ks[3]) & mask if n == 4 else np.uint64(0)
     for r in range(20):
         if n == 2:
-            out[0] = (out[0] + out[1]) & mask
-            out[1] = _rotl(out[1], rot[r & 7, 0], bits, mask) ^ out[0]
+            x0 = (x0 + x1) & mask
+            x1 = _rotl(x1, rot[r & 7, 0], bits, mask) ^ x0
         elif (r & pairing) == 0:
-            out[0] = (out[0] + out[1]) & mask
-            out[1] = _rotl(out[1], rot[r & 7, 0], bits, mask) ^ out[0]
-            out[2] = (out[2] + out[3]) & mask
-            out[3] = _rotl(out[3], rot[r & 7, 1], bits, mask) ^ out[2]
+            x0 = (x0 + x1) & mask
+            x1 = _rotl(x1, rot[r & 7, 0], bits, mask) ^ x0
+            x2 = (x2 + x3) & mask
+            x3 = _rotl(x3, rot[r & 7, 1], bits, mask) ^ x2
         else:
-            out[0] = (out[0] + out[3]) & mask
-            out[3] = _rotl(out[3], rot[r & 7, 0], bits, mask) ^ out[0]
-            out[2] = (out[2] + out[1]) & mask
-            out[1] = _rotl(out[1], rot[r & 7, 1], bits, mask) ^ out[2]
+            x0 = (x0 + x3) & mask
+            x3 = _rotl(x3, rot[r & 7, 0], bits, mask) ^ x0
+            x2 = (x2 + x1) & mask
+            x1 = _rotl(x1, rot[r & 7, 1], bits, mask) ^ x2
         if (r & 3) == 3:
-            inject = r // 4
-            for i in range(n):
-                out[i] = (out[i] + ks[(1 + inject + i) % (n + 1)]) & mask
-            out[n - 1] = (out[n - 1] + np.uint64(1 + inject)) & mask
+            j = r // 4 + 1
+            x0 = (x0 + ks[j % (n + 1)]) & mask
+            x1 = (x1 + ks[(j + 1) % (n + 1)]) & mask
+            if n == 2:
+                x1 = (x1 + np.uint64(j)) & mask
+            else:
+                x2 = (x2 + ks[(j + 2) % (n + 1)]) & mask
+                x3 = (x3 + ks[(j + 3) % (n + 1)] + np.uint64(j)) & mask
+    out[0], out[1] = x0, x1
+    if n == 4:
+        out[2], out[3] = x2, x3
 
 
 def _rot(n: int, bits: int) -> np.ndarray:
@@ -77,8 +95,8 @@ def block(counter: np.ndarray, key: np.ndarray, bits: int, pairing: int = 2) -> 
     """One ThreeFry-N x bits - 20 block (N = counter size), as uint64 words; ``pairing``
     1 is Random123's 4-word round order, 2 rocRAND's."""
     out = np.empty(counter.size, np.uint64)
-    _rounds(counter.astype(np.uint64), key.astype(np.uint64), bits, _rot(counter.size, bits),
-            np.uint64(PARITY[bits]), out, pairing)
+    ks = _schedule(key.astype(np.uint64), np.uint64(PARITY[bits]))
+    _rounds(counter.astype(np.uint64), ks, bits, _rot(counter.size, bits), out, pairing)
     return out
 
 
@@ -89,9 +107,10 @@ def _fill(out, base, key, bits, rot, parity, first):
     mask = np.uint64(0xFFFFFFFFFFFFFFFF) if bits == 64 else np.uint64(0xFFFFFFFF)
     ctr = base.copy()
     res = np.empty(n, np.uint64)
+    ks = _schedule(key, parity)
     nblocks = (first + out.size + n - 1) // n
     for j in range(nblocks):
-        _rounds(ctr, key, bits, rot, parity, res, 2)
+        _rounds(ctr, ks, bits, rot, res, 2)
         for s in range(n):
             i = n * j + s - first
             if 0 <= i < out.size:
