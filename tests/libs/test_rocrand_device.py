@@ -11,10 +11,20 @@ from tests.libs.rocrand_refs import cases, curand_rows
 
 pytestmark = pytest.mark.usefixtures("fresh_system")
 
-# Each kernel fills a row per thread: 8 words, then skipahead(5) and 2 more words, then
-# a uniform, a uniform double's two halves, rocrand_normal x 2 and rocrand_normal2 (bits).
-ROW = 16
+ROW = 16  # a row per thread: words, then normals and uniforms as bits
 
+
+
+@hip.jit(device=True)
+def words_and_skips(out, i, st):
+    """8 words, skipahead(5), a word, skipahead_subsequence(1), a word (any state type:
+    the overloads resolve through this device function)."""
+    for k in range(8):
+        out[i, k] = rocrand.rocrand(st)
+    rocrand.skipahead(5, st)
+    out[i, 8] = rocrand.rocrand(st)
+    rocrand.skipahead_subsequence(1, st)
+    out[i, 9] = rocrand.rocrand(st)
 
 
 @hip.jit
@@ -23,12 +33,7 @@ def philox_kernel(out, seeds, subs, offs):
     if i < seeds.size:
         st = rocrand.rocrand_state_philox4x32_10()
         rocrand.rocrand_init(seeds[i], subs[i], offs[i], st)
-        for k in range(8):
-            out[i, k] = rocrand.rocrand(st)
-        rocrand.skipahead(5, st)
-        out[i, 8] = rocrand.rocrand(st)
-        rocrand.skipahead_subsequence(1, st)
-        out[i, 9] = rocrand.rocrand(st)
+        words_and_skips(out, i, st)
         rocrand.rocrand_init(seeds[i], subs[i], offs[i], st)
         a = rocrand.rocrand_normal(st)
         b = rocrand.rocrand_normal(st)
@@ -86,12 +91,7 @@ def xorwow_kernel(out, seeds, subs, offs):
     if i < seeds.size:
         st = rocrand.rocrand_state_xorwow()
         rocrand.rocrand_init(seeds[i], subs[i], offs[i], st)
-        for k in range(8):
-            out[i, k] = rocrand.rocrand(st)
-        rocrand.skipahead(5, st)
-        out[i, 8] = rocrand.rocrand(st)
-        rocrand.skipahead_subsequence(1, st)
-        out[i, 9] = rocrand.rocrand(st)
+        words_and_skips(out, i, st)
 
 
 @hip.jit
@@ -100,12 +100,7 @@ def mrg_kernel(out, seeds, subs, offs):
     if i < seeds.size:
         st = rocrand.rocrand_state_mrg32k3a()
         rocrand.rocrand_init(seeds[i], subs[i], offs[i], st)
-        for k in range(8):
-            out[i, k] = rocrand.rocrand(st)
-        rocrand.skipahead(5, st)
-        out[i, 8] = rocrand.rocrand(st)
-        rocrand.skipahead_subsequence(1, st)
-        out[i, 9] = rocrand.rocrand(st)
+        words_and_skips(out, i, st)
         out[i, 10] = device_bits.f32_bits(rocrand.rocrand_uniform(st))
 
 

@@ -84,10 +84,15 @@ def box_muller_double(x, y, z, w):
 
 
 @numba.njit(cache=True, nogil=True)
-def normal_float(w, out, mean, stddev, log):
+def normal_float(w, out, mean, stddev, log, norm=0.0):
+    """out <- mean + stddev * Box-Muller(word pairs), exp'd for log-normal; ``norm`` > 0
+    selects the MRG generators' Box-Muller (uniforms v / m1)."""
     m, sd = np.float32(mean), np.float32(stddev)
     for g in range((out.size + 1) // 2):
-        a, b = box_muller(w[2 * g], w[2 * g + 1])
+        if norm > 0.0:
+            a, b = mrg_box_muller(w[2 * g], w[2 * g + 1], norm)
+        else:
+            a, b = box_muller(w[2 * g], w[2 * g + 1])
         r0, r1 = m + a * sd, m + b * sd
         if log:
             r0, r1 = np.float32(math.exp(r0)), np.float32(math.exp(r1))
@@ -138,19 +143,6 @@ def mrg_box_muller(x, y, norm):
     v = mrg_uniform(y, norm) * TWO_PI
     s = np.float32(math.sqrt(_F2 * np.float32(math.log(u))))
     return np.float32(math.sin(v)) * s, np.float32(math.cos(v)) * s
-
-
-@numba.njit(cache=True, nogil=True)
-def mrg_normal_float(w, out, norm, mean, stddev, log):
-    m, sd = np.float32(mean), np.float32(stddev)
-    for g in range((out.size + 1) // 2):
-        a, b = mrg_box_muller(w[2 * g], w[2 * g + 1], norm)
-        r0, r1 = m + a * sd, m + b * sd
-        if log:
-            r0, r1 = np.float32(math.exp(r0)), np.float32(math.exp(r1))
-        out[2 * g] = r0
-        if 2 * g + 1 < out.size:
-            out[2 * g + 1] = r1
 
 
 @numba.njit(cache=True, nogil=True)

@@ -62,8 +62,11 @@ def plan(family: str, what: str, dtype: np.dtype, *, mean: float = 0.0, stddev: 
         return 2, 1, _uniform_double64 if wide == 2 else dist.uniform_double
     if what in ("normal", "log_normal"):
         if family == "mrg":
-            f = dist.mrg_normal_float if dtype == np.float32 else dist.mrg_normal_double
-            return 2, 2, lambda words, out: f(words, out, norm, mean, stddev, log)
+            if dtype == np.float32:
+                return 2, 2, lambda words, out: dist.normal_float(words, out, mean, stddev, log,
+                                                                  norm)
+            return 2, 2, lambda words, out: dist.mrg_normal_double(words, out, norm, mean,
+                                                                   stddev, log)
         if narrow_double and dtype == np.float64:
             def fill_narrow(words, out):
                 u = dist.INV32_D + words[:out.size].astype(np.float64) * dist.INV32_D
