@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import scipy.special
+import scipy.stats
 
 import gpusim
 from gpusim import hip, rocrand
@@ -139,6 +140,7 @@ def test_log_normal_is_exp_of_normal():
 
 def test_poisson_alias_table_sums_to_one_and_huge_lambda_is_normal():
     p, offset = dist.poisson_probabilities(3.0)
+    p = dist.normalize(p)
     prob, alias = dist.alias_table(p)
     recon = prob.copy()
     np.add.at(recon, alias, 1.0 - prob)
@@ -296,3 +298,31 @@ def test_settings_after_a_queued_call_do_not_reach_it():
     hip.hipStreamSynchronize(s)
     assert np.array_equal(a.copy_to_host(), philox.stream_words(0, 0, 4))
     assert np.array_equal(b.copy_to_host(), philox.stream_words(99, 0, 4))
+
+
+def test_discrete_distributions_hold_rocrands_tables():
+    d = rocrand.rocrand_create_discrete_distribution([0.1, 0.0, 0.6, 0.3], 4, 5)
+    prob, alias = d.probability.copy_to_host(), d.alias.copy_to_host()
+    recon = prob.copy()
+    np.add.at(recon, alias, 1.0 - prob)  # the alias table gives back p
+    np.testing.assert_allclose(recon / 4, [0.1, 0.0, 0.6, 0.3], atol=1e-15)
+    np.testing.assert_allclose(d.cdf.copy_to_host(), [0.1, 0.1, 0.7, 1.0])
+    pd = rocrand.rocrand_create_poisson_distribution(100.0)
+    values = pd.offset + np.arange(pd.size)
+    np.testing.assert_allclose(np.diff(np.r_[0, pd.cdf.copy_to_host()]),
+                               scipy.stats.poisson.pmf(values, 100.0), atol=1e-11)
+    rocrand.rocrand_destroy_discrete_distribution(d)
+    raises(S.ROCRAND_STATUS_OUT_OF_RANGE, rocrand.rocrand_destroy_discrete_distribution, d)
+    raises(S.ROCRAND_STATUS_OUT_OF_RANGE, rocrand.rocrand_create_discrete_distribution, [], 0,
+           0)
+    raises(S.ROCRAND_STATUS_OUT_OF_RANGE, rocrand.rocrand_create_poisson_distribution, -1.0)
+
+
+def test_set_seed_uint4_is_for_lfsr113():
+    g = rocrand.rocrand_create_generator(406)
+    rocrand.rocrand_set_seed_uint4(g, (0, 9, 1, 200))
+    d = hip.device_array(1, np.uint32)
+    rocrand.rocrand_generate(g, d, 1)
+    assert d.copy_to_host()[0] == lfsr113.stream((2, 9, 17, 200), 0, 0, 1)[0]
+    p = rocrand.rocrand_create_generator(404)
+    raises(S.ROCRAND_STATUS_TYPE_ERROR, rocrand.rocrand_set_seed_uint4, p, (1, 2, 3, 4))

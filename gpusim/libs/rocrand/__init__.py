@@ -9,6 +9,8 @@ device API (generator states inside ``@hip.jit`` kernels), bit-exact with rocRAN
     engines.py         rng_type -> engine (stream or pool), default seeds, kernel names
     sampling.py        which distribution and group widths a generate call uses
     distributions.py   words -> uniform / normal / log-normal / Poisson (numba)
+    discrete.py        rocrand_create_discrete/poisson_distribution: alias and CDF tables
+    lfsr113.py, threefry.py, gf2.py   the other engines; GF(2) jump matrices
     sobol_vectors.py   Joe-Kuo direction vectors; quasi.py: Sobol32/64 generators
     generator.py       create/destroy/set_* and the queued generation; generate.py: the
                        rocrand_generate* functions
@@ -38,6 +40,12 @@ from gpusim.libs.rocrand.device import (
     skipahead,
     skipahead_subsequence,
 )
+from gpusim.libs.rocrand.discrete import (
+    rocrand_create_discrete_distribution,
+    rocrand_create_poisson_distribution,
+    rocrand_destroy_discrete_distribution,
+    rocrand_discrete_distribution,
+)
 from gpusim.libs.rocrand.generate import (
     rocrand_generate,
     rocrand_generate_char,
@@ -62,6 +70,7 @@ from gpusim.libs.rocrand.generator import (
     rocrand_set_ordering,
     rocrand_set_quasi_random_generator_dimensions,
     rocrand_set_seed,
+    rocrand_set_seed_uint4,
     rocrand_set_stream,
 )
 from gpusim.libs.rocrand.status import (
@@ -86,7 +95,9 @@ __all__ = [
     "rocrand_generator", "rocrand_get_version", "rocrand_initialize_generator",
     "rocrand_ordering", "rocrand_rng_type", "rocrand_set_offset", "rocrand_set_ordering",
     "rocrand_set_quasi_random_generator_dimensions", "rocrand_set_seed",
-    "rocrand_set_stream", "rocrand_status",
+    "rocrand_set_seed_uint4", "rocrand_set_stream", "rocrand_status",
+    "rocrand_create_discrete_distribution", "rocrand_create_poisson_distribution",
+    "rocrand_destroy_discrete_distribution", "rocrand_discrete_distribution",
     # device API (inside kernels)
     "rocrand", "rocrand_init", "rocrand_log_normal", "rocrand_normal", "rocrand_normal2",
     "rocrand_state_mrg32k3a", "rocrand_state_philox4x32_10", "rocrand_state_xorwow",

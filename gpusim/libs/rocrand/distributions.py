@@ -247,8 +247,9 @@ def alias_table(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def poisson_probabilities(lam: float) -> tuple[np.ndarray, int]:
-    """(normalised probabilities, offset) as rocRAND's poisson.hpp tabulates them: a window
-    of ``2 * int(16 (2 + sqrt(lambda)))`` values around lambda, cut where p < 1e-12."""
+    """(probabilities, offset) as rocRAND's poisson.hpp tabulates them, before
+    ``normalize``: a window of ``2 * int(16 (2 + sqrt(lambda)))`` values around lambda, cut
+    where p < 1e-12."""
     capacity = 2 * int(16.0 * (2.0 + math.sqrt(lam)))
     log_lam = math.log(lam)
     left = int(math.floor(lam)) - capacity // 2
@@ -272,5 +273,14 @@ def poisson_probabilities(lam: float) -> tuple[np.ndarray, int]:
             hi = i - 1
             break
         p[i] = pp(i)
-    p = p[lo:hi + 1]
-    return p / np.cumsum(p)[-1], left + lo  # a running sum, as C adds them
+    return p[lo:hi + 1], left + lo
+
+
+def normalize(p: np.ndarray) -> np.ndarray:
+    """p / sum(p) with the sum taken left to right, as discrete.hpp's normalize() does.
+
+    >>> normalize(np.array([1.0, 3.0]))
+    array([0.25, 0.75])
+    """
+    p = np.asarray(p, np.float64)
+    return p / np.cumsum(p)[-1]

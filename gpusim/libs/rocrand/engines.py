@@ -84,8 +84,11 @@ def _mrg(fam: mrg.Family):
     return make
 
 
-def _lfsr113(seed: int | None, offset: int, ordering: int, arch: str) -> PoolEngine:
-    seeds = lfsr113.DEFAULT_SEEDS if seed is None else lfsr113.seeds_of(seed)
+def _lfsr113(seed: int | tuple | None, offset: int, ordering: int, arch: str) -> PoolEngine:
+    if seed is None or isinstance(seed, tuple):  # the default, or rocrand_set_seed_uint4
+        seeds = seed or lfsr113.DEFAULT_SEEDS
+    else:
+        seeds = lfsr113.seeds_of(seed)
     states, start = lfsr113.pool(seeds, offset, pool.engines(406, ordering, arch))
     return PoolEngine(states, start, lfsr113.step)
 

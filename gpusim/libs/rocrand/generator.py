@@ -122,6 +122,19 @@ def rocrand_set_seed(generator: Any, seed: int) -> None:
     g.seed, g.engine = seed, None
 
 
+def rocrand_set_seed_uint4(generator: Any, seed: Any) -> None:
+    """Four seed words; only LFSR113 takes them (each lifted to at least 2, 8, 16, 128 as
+    lfsr113.hpp does), other generators: ROCRAND_STATUS_TYPE_ERROR."""
+    g = _gen(generator, "rocrand_set_seed_uint4")
+    if g.kind.rng_type != 406:
+        raise RocrandError(S.ROCRAND_STATUS_TYPE_ERROR, "rocrand_set_seed_uint4",
+                           f"{g.rng_type.name} takes a 64-bit seed; use rocrand_set_seed "
+                           "(four-word seeds are for LFSR113)")
+    words = [int(w) & 0xFFFFFFFF for w in seed]
+    g.seed = tuple(w + m if w < m else w for w, m in zip(words, (2, 8, 16, 128), strict=True))
+    g.engine = None
+
+
 def rocrand_set_offset(generator: Any, offset: int) -> None:
     """Start at number ``offset`` of the generator's sequence (absolute, not relative)."""
     g = _gen(generator, "rocrand_set_offset")
@@ -221,6 +234,7 @@ def _poisson_table(g: rocrand_generator, lam: float) -> tuple | None:
         return None
     if lam not in g.poisson:
         p, offset = dist.poisson_probabilities(lam)
+        p = dist.normalize(p)
         if g.quasi:
             g.poisson[lam] = (offset, np.cumsum(p))
         else:
