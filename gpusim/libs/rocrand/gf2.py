@@ -10,10 +10,16 @@ array([2, 1], dtype=uint32)
 
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 import numba
 import numpy as np
+
+from gpusim.config import config
 
 
 def pack(step: Callable[[list[int]], list[int]], n: int) -> np.ndarray:
@@ -51,7 +57,30 @@ def square(m, n):
 
 
 def power_tables(m: np.ndarray, n: int, subsequence_log2: int) -> tuple[np.ndarray, np.ndarray]:
-    """(A^(2^k), A^(2^(L + k))) for k = 0..63: offset and subsequence jump tables."""
+    """(A^(2^k), A^(2^(L + k))) for k = 0..63: offset and subsequence jump tables.
+
+    Kept in ``gpusim.config.cache_dir`` once computed (keyed by A), so importing the
+    device API does not load the squaring code in every new process.
+    """
+    key = hashlib.sha1(m.tobytes() + bytes([n, subsequence_log2])).hexdigest()[:16]
+    path = Path(config.cache_dir or tempfile.gettempdir()) / "rocrand" / f"gf2_{key}.npz"
+    try:
+        with np.load(path) as z:
+            return z["offset"], z["subsequence"]
+    except (OSError, KeyError, ValueError):
+        pass
+    offset, sub = _powers(m, n, subsequence_log2)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.npz")
+        np.savez(tmp, offset=offset, subsequence=sub)
+        os.replace(tmp, path)  # atomic: a reader never sees half a file
+    except OSError:  # a read-only cache: compute again next time
+        pass
+    return offset, sub
+
+
+def _powers(m: np.ndarray, n: int, subsequence_log2: int) -> tuple[np.ndarray, np.ndarray]:
     offset, sub = [], []
     for k in range(subsequence_log2 + 64):
         if k < 64:
