@@ -102,9 +102,14 @@ def normal_float(w, out, mean, stddev, log, norm=0.0):
 
 
 @numba.njit(cache=True, nogil=True)
-def normal_double(w, out, mean, stddev, log):
+def normal_double(w, out, mean, stddev, log, norm=0.0):
+    """Double normals in pairs: four words per pair, or for the MRG generators
+    (``norm`` > 0) two numbers through their uniforms."""
     for g in range((out.size + 1) // 2):
-        a, b = box_muller_double(w[4 * g], w[4 * g + 1], w[4 * g + 2], w[4 * g + 3])
+        if norm > 0.0:
+            a, b = mrg_box_muller_double(w[2 * g], w[2 * g + 1], norm)
+        else:
+            a, b = box_muller_double(w[4 * g], w[4 * g + 1], w[4 * g + 2], w[4 * g + 3])
         r0, r1 = mean + a * stddev, mean + b * stddev
         if log:
             r0, r1 = math.exp(r0), math.exp(r1)
@@ -146,18 +151,12 @@ def mrg_box_muller(x, y, norm):
 
 
 @numba.njit(cache=True, nogil=True)
-def mrg_normal_double(w, out, norm, mean, stddev, log):
-    for g in range((out.size + 1) // 2):
-        u = np.float64(mrg_uniform(w[2 * g], norm))
-        v = np.float64(mrg_uniform(w[2 * g + 1], norm)) * 2.0
-        s = math.sqrt(-2.0 * math.log(u))
-        r0 = mean + math.sin(v * PI_D) * s * stddev
-        r1 = mean + math.cos(v * PI_D) * s * stddev
-        if log:
-            r0, r1 = math.exp(r0), math.exp(r1)
-        out[2 * g] = r0
-        if 2 * g + 1 < out.size:
-            out[2 * g + 1] = r1
+def mrg_box_muller_double(x, y, norm):
+    """mrg_box_muller_double: the float uniforms widened, angle by sin/cos(pi v)."""
+    u = np.float64(mrg_uniform(x, norm))
+    v = np.float64(mrg_uniform(y, norm)) * 2.0
+    s = math.sqrt(-2.0 * math.log(u))
+    return math.sin(v * PI_D) * s, math.cos(v * PI_D) * s
 
 
 @numba.njit(cache=True, nogil=True)

@@ -65,8 +65,8 @@ def plan(family: str, what: str, dtype: np.dtype, *, mean: float = 0.0, stddev: 
             if dtype == np.float32:
                 return 2, 2, lambda words, out: dist.normal_float(words, out, mean, stddev, log,
                                                                   norm)
-            return 2, 2, lambda words, out: dist.mrg_normal_double(words, out, norm, mean,
-                                                                   stddev, log)
+            return 2, 2, lambda words, out: dist.normal_double(words, out, mean, stddev, log,
+                                                               norm)
         if narrow_double and dtype == np.float64:
             def fill_narrow(words, out):
                 u = dist.INV32_D + words[:out.size].astype(np.float64) * dist.INV32_D
