@@ -22,7 +22,7 @@ LAYERS = [
     {"engine"},
     {"runtime"},
     {"hip", "cuda", "__init__"},
-    {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse"},
+    {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse", "rocrand"},
     {"viz"},
     {"hipify"},
 ]

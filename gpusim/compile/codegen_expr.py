@@ -97,7 +97,7 @@ class ExprGen(ast.NodeTransformer):
     def visit_Cast(self, node: Cast) -> ast.expr:
         arg = self.visit(node.arg)
         dt = node.dtype
-        if dt in (int, float, bool):
+        if any(dt is t for t in (int, float, bool)):  # `in` would match dtype('float64')
             return ast.Call(_name(dt.__name__), [arg], [])
         tname = "bool_" if dt.kind == "b" else dt.name
         return ast.Call(_expr(f"np.{tname}"), [arg], [])

@@ -36,6 +36,7 @@ from typing import Any
 from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.inline import inline_call, load_device_function
 from gpusim.compile.ir import ArrayDecl, Intrinsic, KernelIR, is_array_decl, is_sync
+from gpusim.compile.lang import Overload
 
 _VOID_SYNC = ("syncthreads", "syncwarp")
 
@@ -155,8 +156,12 @@ class Normalizer:
                                               value=value)
         else:
             shape, dtype = decl.const
-            self.kir.arrays[name] = ArrayDecl(name, space, shape, dtype, s.lineno)
-        return []
+            self.kir.arrays[name] = ArrayDecl(name, space, shape, dtype, s.lineno,
+                                              struct=getattr(decl, "struct", ""))
+        # A LocalStruct's fixed words (lang.LocalStruct), stored where it is declared.
+        return [_locate(ast.Assign(targets=[ast.Subscript(
+            value=_name(name), slice=ast.Constant(i), ctx=ast.Store())],
+            value=ast.Constant(v)), s) for i, v in getattr(decl, "init", ())]
 
     # -- expressions ------------------------------------------------------------------
     def operand(self, node: ast.expr, pre: list[ast.stmt]) -> ast.expr:
@@ -220,6 +225,8 @@ class Normalizer:
     def call(self, node: ast.Call, pre: list[ast.stmt]) -> ast.expr:
         args = [self.expr(a, pre) for a in node.args]
         devfn = node.devfn
+        if isinstance(devfn, Overload):
+            devfn = self.overload(devfn, args, node)
         unit = load_device_function(devfn, wave_size=self.kir.wave_size, kernel=self.kir.name)
         rename = self.merge_globals(unit)
         stmts, result = inline_call(devfn, args, wave_size=self.kir.wave_size,
@@ -232,6 +239,18 @@ class Normalizer:
         finally:
             self.stack = self.stack[:-1]
         return result
+
+    def overload(self, fn: Overload, args: list[ast.expr], node: ast.AST) -> Any:
+        """The version of ``fn`` for the struct that declared its state argument."""
+        state = args[fn.arg] if fn.arg < len(args) else None
+        decl = self.kir.arrays.get(state.id) if isinstance(state, ast.Name) else None
+        impl = fn.pick(decl.struct) if decl is not None else None
+        if impl is None:
+            makers = " or ".join(f"{s.__name__}()" for s in fn.structs)
+            raise self.fail(node, f"{fn.__name__}(): argument {fn.arg + 1} must be a state "
+                            f"made in this kernel by {makers}",
+                            instead=f"st = {fn.structs[0].__name__}() and pass st")
+        return impl
 
     def merge_globals(self, unit: Any) -> dict[str, str]:
         """Add a device function's constants to the kernel's, renaming on a clash."""
