@@ -85,6 +85,13 @@ from gpusim.runtime.managed import (
 )
 from gpusim.runtime.memory import DevicePointer
 from gpusim.runtime.properties import hipDeviceProp_t
+from gpusim.runtime.peer import (
+    hipDeviceCanAccessPeer,
+    hipDeviceDisablePeerAccess,
+    hipDeviceEnablePeerAccess,
+    hipMemcpyPeer,
+    hipMemcpyPeerAsync,
+)
 from gpusim.runtime.scheduler import Stream
 
 # hipError_t members at module level, as C code names them (hip.hipSuccess, ...).
@@ -130,4 +137,6 @@ __all__ = [
     "hipMemcpyHostToDevice", "hipMemcpyHostToHost", "hipMemcpyKind", "hipMemGetInfo",
     "hipMemset", "hipPeekAtLastError", "hipSetDevice",
     "hipOccupancyMaxActiveBlocksPerMultiprocessor", "hipOccupancyMaxPotentialBlockSize",
+    "hipDeviceCanAccessPeer", "hipDeviceEnablePeerAccess", "hipDeviceDisablePeerAccess",
+    "hipMemcpyPeer", "hipMemcpyPeerAsync",
 ]
