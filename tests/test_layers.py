@@ -25,6 +25,7 @@ LAYERS = [
     {"libs"},
     {"viz"},
 ]
+next(layer for layer in LAYERS if "libs" in layer).update({"rccl", "rccl_tests"})  # RCCL
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 ONLY = {"viz": {"profiler", "errors", "config", "devices"}}
 

@@ -14,7 +14,9 @@ from gpusim.profiler.records import (
     MigrationRecord,
     Record,
 )
+from gpusim.profiler.records import CollectiveRecord, CollectiveStep  # noqa: E402
 from gpusim.profiler.session import Profile, emit, profile, profiling
 
 __all__ = ["CopyRecord", "HostRecord", "KernelRecord", "MemsetRecord", "MigrationRecord",
            "Record", "Profile", "emit", "profile", "profiling"]
+__all__ += ["CollectiveRecord", "CollectiveStep"]
