@@ -207,8 +207,11 @@ def _enqueue(collective: str, algo: str, calls: list[Call], devices: list[int], 
     def complete(op: Op) -> None:
         if previous is not None:
             previous(op)
-        start = min(o.start for o in ops)
-        record.start_ns, record.end_ns = round(start * 1e9), round(op.end * 1e9)
+        # Each rank's kernel starts when its stream reaches it; the steps start once
+        # every rank has arrived. The record spans the first start to the last end.
+        start = max(o.start for o in ops)
+        record.start_ns = round(min(o.start for o in ops) * 1e9)
+        record.end_ns = round(max(o.end for o in ops) * 1e9)
         record.done = op.error is None
         record.steps = [CollectiveStep(s["step"], s["src"], s["dst"], s["bytes"], s["link"],
                                        round((start + s["start_s"]) * 1e9),
