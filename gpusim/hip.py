@@ -84,7 +84,6 @@ from gpusim.runtime.managed import (
     managed_array,
 )
 from gpusim.runtime.memory import DevicePointer
-from gpusim.runtime.properties import hipDeviceProp_t
 from gpusim.runtime.peer import (
     hipDeviceCanAccessPeer,
     hipDeviceDisablePeerAccess,
@@ -92,6 +91,7 @@ from gpusim.runtime.peer import (
     hipMemcpyPeer,
     hipMemcpyPeerAsync,
 )
+from gpusim.runtime.properties import hipDeviceProp_t
 from gpusim.runtime.scheduler import Stream
 
 # hipError_t members at module level, as C code names them (hip.hipSuccess, ...).

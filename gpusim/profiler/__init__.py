@@ -7,6 +7,8 @@ Views (gpusim.viz) and tables read these records, never engine internals.
 """
 
 from gpusim.profiler.records import (
+    CollectiveRecord,
+    CollectiveStep,
     CopyRecord,
     HostRecord,
     KernelRecord,
@@ -14,7 +16,6 @@ from gpusim.profiler.records import (
     MigrationRecord,
     Record,
 )
-from gpusim.profiler.records import CollectiveRecord, CollectiveStep  # noqa: E402
 from gpusim.profiler.session import Profile, emit, profile, profiling
 
 __all__ = ["CopyRecord", "HostRecord", "KernelRecord", "MemsetRecord", "MigrationRecord",

@@ -3,7 +3,7 @@ count, sizes that do not divide evenly, in place where nccl.h defines it."""
 
 import numpy as np
 import pytest
-from conftest import device_buffers, host, on_every_rank
+from rccl_helpers import device_buffers, host, on_every_rank
 
 from gpusim import hip, rccl
 

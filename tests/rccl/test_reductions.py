@@ -4,7 +4,7 @@ products and averages, whose order of operations is the algorithm's)."""
 
 import numpy as np
 import pytest
-from conftest import DTYPES, OPS, as_float, device_buffers, host, on_every_rank, values
+from rccl_helpers import DTYPES, OPS, as_float, device_buffers, host, on_every_rank, values
 
 from gpusim import rccl
 

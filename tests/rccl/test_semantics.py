@@ -3,7 +3,7 @@ NCCL_ALGO, busbw factors) and the records a collective leaves in the profiler.""
 
 import numpy as np
 import pytest
-from conftest import device_buffers, on_every_rank
+from rccl_helpers import device_buffers, on_every_rank
 
 import gpusim
 from gpusim import hip, rccl

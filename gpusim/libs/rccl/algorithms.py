@@ -175,6 +175,14 @@ def _depth(parent: list[int], rank: int) -> int:
     return d
 
 
+def _tree_up(job: Job, children: list[list[int]], node: int, lo: int, hi: int) -> np.ndarray:
+    """Partial result of ``node``'s subtree: its own input, then each child's."""
+    acc = job.reducer.load(job.inputs[node][lo:hi])
+    for child in children[node]:
+        acc = job.reducer.combine(acc, _tree_up(job, children, child, lo, hi))
+    return acc
+
+
 def tree_allreduce(job: Job) -> list[Transfer]:
     runs = tree_runs(job.count, job.nchannels, job.chunk_elems, job.itemsize)
     half = max(1, job.nchannels // 2)
@@ -188,13 +196,8 @@ def tree_allreduce(job: Job) -> list[Transfer]:
             children = [[c for c in range(job.nranks) if parent[c] == p]
                         for p in range(job.nranks)]
 
-            def up(node: int, lo: int = r.start, hi: int = r.stop) -> np.ndarray:
-                acc = job.reducer.load(job.inputs[node][lo:hi])
-                for child in children[node]:
-                    acc = job.reducer.combine(acc, up(child))
-                return acc
-
-            result = job.reducer.finish(up(parent.index(-1)))
+            result = job.reducer.finish(
+                _tree_up(job, children, parent.index(-1), r.start, r.stop))
             for out in job.outputs:
                 out[r.start:r.stop] = result
     out: dict[tuple[int, int, int], int] = {}
