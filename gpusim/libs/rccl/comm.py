@@ -22,6 +22,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpusim.libs.rccl import group, mpi
 from gpusim.libs.rccl.enums import NcclError, ncclResult_t
 from gpusim.runtime.system import get_system
 
@@ -50,10 +51,12 @@ class Clique:
     p2p: dict[tuple[str, int, int], list[Any]] = field(default_factory=dict)
     splits: dict[int, tuple[int, int, ncclComm]] = field(default_factory=dict)
     collectives: int = 0  # launched so far (numbers the records)
+    owners: dict[int, int] = field(default_factory=dict)  # rank -> MPI process (mpi.py)
+    mpi: Any = None  # the MPI communicator when ranks live in several processes
 
     @property
     def complete(self) -> bool:
-        return len(self.comms) == self.nranks
+        return len(self.comms) == self.nranks or len(self.owners) == self.nranks
 
     def devices(self) -> list[int]:
         return [self.comms[r].device for r in range(self.nranks)]
@@ -124,6 +127,10 @@ def _join(key: bytes, nranks: int, rank: int, device: int, origin: str) -> ncclC
     comm = ncclComm(rank, device, clique)
     clique.comms[rank] = comm
     clique.pending[rank] = []
+    if group.is_open():  # a process owning several ranks joins them in one group
+        group.joins.append(clique)
+    else:
+        mpi.join(clique)
     return comm
 
 

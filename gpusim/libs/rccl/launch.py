@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.libs.rccl import algorithms, model
+from gpusim.libs.rccl import algorithms, group, model, mpi
 from gpusim.libs.rccl.comm import Clique, ncclComm
 from gpusim.libs.rccl.enums import NcclError, ncclDataType_t, ncclRedOp_t, ncclResult_t
 from gpusim.libs.rccl.reduce import Reducer
@@ -41,35 +41,35 @@ class Call:
     datatype: ncclDataType_t
     op: ncclRedOp_t | None
     root: int | None
-    stream: Stream
+    stream: Stream | None  # None for a rank of another MPI process
 
     def signature(self) -> tuple:
         return (self.collective, self.count, self.datatype.name,
                 self.op.name if self.op is not None else None, self.root)
 
 
-_group: list[list[Call]] = []
-
-
 def group_start() -> None:
-    _group.append([])
+    group.stack.append([])
 
 
 def group_end() -> None:
-    if not _group:
+    if not group.stack:
         raise NcclError(ncclResult_t.ncclInvalidUsage,
                         "ncclGroupEnd: no matching ncclGroupStart")
-    calls = _group.pop()
-    if _group:  # nested: the outer group takes them
-        _group[-1].extend(calls)
-    else:
-        submit(calls)
+    calls = group.stack.pop()
+    if group.stack:  # nested: the outer group takes them
+        group.stack[-1].extend(calls)
+        return
+    joined, group.joins[:] = list(dict.fromkeys(group.joins)), []
+    for clique in joined:
+        mpi.join(clique)
+    submit(calls)
 
 
 def post(call: Call) -> None:
     """Hold the call in the open group, or submit it now."""
-    if _group:
-        _group[-1].append(call)
+    if group.stack:
+        group.stack[-1].append(call)
     else:
         submit([call])
 
@@ -91,14 +91,34 @@ def submit(calls: list[Call]) -> None:
 
 
 def _try_launch(clique: Clique) -> None:
-    while all(clique.pending.get(r) for r in range(clique.nranks)):
-        heads = [clique.pending[r].pop(0) for r in range(clique.nranks)]
+    local = sorted(clique.comms)
+    while all(clique.pending.get(r) for r in local):
+        heads = [clique.pending[r].pop(0) for r in local]
+        if clique.mpi is not None:
+            heads = _all_ranks(clique, heads)
         if len({c.signature() for c in heads}) > 1:
             lines = "; ".join(f"rank {c.comm.rank}: {_describe(c)}" for c in heads)
             raise NcclError(ncclResult_t.ncclInvalidUsage,
                             f"mismatched collective calls on one communicator ({lines}); "
                             "every rank must make the same calls in the same order")
         launch(clique, heads)
+
+
+def _all_ranks(clique: Clique, heads: list[Call]) -> list[Call]:
+    """Calls of every rank: ours, and stand-ins holding the other processes' data."""
+    mine = {c.comm.rank: c for c in heads}
+    calls = []
+    for rank, (name, count, _, _, root), send, recv_size, _ in mpi.exchange(
+            clique, heads, _describe):
+        if rank in mine:
+            calls.append(mine[rank])
+            continue
+        first = heads[0]
+        recv = None if recv_size < 0 else np.zeros(recv_size, send.dtype if send is not None
+                                                   else first.recv.dtype)
+        calls.append(Call(name, ncclComm(rank, rank, clique), send, recv, count,
+                          first.datatype, first.op, root, None))
+    return calls
 
 
 def _describe(call: Call) -> str:
@@ -136,7 +156,9 @@ def plan(calls: list[Call]) -> tuple[str, algorithms.Job, float, list[dict]]:
     """(algorithm, job, seconds, steps) of a matched collective, without running it."""
     first = calls[0]
     n = len(calls)
-    devices = [c.comm.device for c in calls]
+    # across MPI processes, rank r is modeled on GPU r of one node
+    devices = ([c.comm.device for c in calls] if first.comm.clique.mpi is None
+               else list(range(n)))
     itemsize = np.dtype(first.send.dtype if first.send is not None else
                         first.recv.dtype).itemsize
     per_rank = first.count * itemsize * (n if first.collective in
@@ -179,12 +201,12 @@ def launch(clique: Clique, calls: list[Call]) -> None:
 
     clique.collectives += 1
     _enqueue(first.collective, algo, calls, [c.comm.device for c in calls], run, seconds,
-             steps, nbytes, job.nchannels, first=first)
+             steps, nbytes, job.nchannels)
 
 
 def _enqueue(collective: str, algo: str, calls: list[Call], devices: list[int], run: Any,
-             seconds: float, steps: list[dict], nbytes: int, nchannels: int,
-             first: Call | None = None) -> None:
+             seconds: float, steps: list[dict], nbytes: int, nchannels: int) -> None:
+    calls = [c for c in calls if c.stream is not None]  # other processes queue their own
     before = [c.stream.tail for c in calls if c.stream.tail is not None]
     name = f"nccl{collective}"
     ops: list[Op] = []
