@@ -14,7 +14,7 @@ times, not the host's; #wrong compares every rank's result with NumPy.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from gpusim.libs.rccl.enums import ncclDataType_t, ncclRedOp_t
 from gpusim.libs.rccl.model import bus_factor
 from gpusim.profiler import CollectiveRecord
 from gpusim.runtime import api
-from gpusim.runtime.darray import DeviceArray, to_device
+from gpusim.runtime.darray import DeviceArray
 
 # name -> (collective, send elements per count, recv elements per count, reduces)
 TESTS = {"all_reduce": ("AllReduce", 1, 1, True), "broadcast": ("Broadcast", 1, 1, False),
@@ -45,56 +45,96 @@ def parse_size(text: str) -> int:
     return int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)
 
 
-def _one(test: str, nbytes: int, ngpus: int, in_place: bool, comms: list) -> dict:
+def period(rank: int) -> np.ndarray:
+    """One period (16 values) of rank ``rank``'s send data: small integers, so float32
+    sums are exact in any order and #wrong counts real errors, not rounding.
+
+    >>> period(1)[:4]
+    array([-5.,  2., -7.,  0.], dtype=float32)
+    """
+    return ((np.arange(16) * 7 + rank * 3) % 16 - 8).astype(np.float32)
+
+
+def _periodic(out: np.ndarray, values: np.ndarray, phase: int = 0) -> np.ndarray:
+    """Fill ``out`` with ``values`` repeated, starting at ``values[phase]`` (no new memory:
+    fresh pages are slow to touch, and the sweep goes up to gigabytes)."""
+    values = np.roll(values, -(phase % 16))
+    whole = out.size // 16 * 16
+    out[:whole].reshape(-1, 16)[:] = values
+    out[whole:] = values[:out.size - whole]
+    return out
+
+
+def _wrong(got: np.ndarray, values: np.ndarray, phase: int, scratch: np.ndarray) -> int:
+    """Elements of ``got`` that differ from ``values`` repeated from ``phase``."""
+    return int(np.count_nonzero(got != _periodic(scratch[:got.size], values, phase)))
+
+
+def _check(coll: str, rank: int, n: int, count: int, got: np.ndarray,
+           scratch: np.ndarray) -> int:
+    """#wrong in rank ``rank``'s receive buffer ``got`` (elements, as rccl-tests counts)."""
+    total = sum(period(r) for r in range(n))
+    if coll in ("AllReduce", "Reduce"):
+        return _wrong(got, total, 0, scratch) if coll == "AllReduce" or rank == 0 else 0
+    if coll == "Broadcast":
+        return _wrong(got, period(0), 0, scratch)
+    if coll == "ReduceScatter":
+        return _wrong(got, total, rank * count, scratch)
+    blocks = [(b, 0) if coll == "AllGather" else (b, rank * count) for b in range(n)]
+    return sum(_wrong(got[i * count:(i + 1) * count], period(b), phase, scratch)
+               for i, (b, phase) in enumerate(blocks))
+
+
+_CALLS: dict[str, Callable] = {
+    "AllReduce": lambda s, r, n, cm: c.ncclAllReduce(s, r, n, ncclDataType_t.ncclFloat,
+                                                     ncclRedOp_t.ncclSum, cm, 0),
+    "Broadcast": lambda s, r, n, cm: c.ncclBroadcast(s, r, n, ncclDataType_t.ncclFloat, 0,
+                                                     cm, 0),
+    "Reduce": lambda s, r, n, cm: c.ncclReduce(s, r, n, ncclDataType_t.ncclFloat,
+                                               ncclRedOp_t.ncclSum, 0, cm, 0),
+    "AllGather": lambda s, r, n, cm: c.ncclAllGather(s, r, n, ncclDataType_t.ncclFloat, cm,
+                                                     0),
+    "ReduceScatter": lambda s, r, n, cm: c.ncclReduceScatter(s, r, n,
+                                                             ncclDataType_t.ncclFloat,
+                                                             ncclRedOp_t.ncclSum, cm, 0),
+    "AllToAll": lambda s, r, n, cm: c.ncclAllToAll(s, r, n, ncclDataType_t.ncclFloat, cm, 0),
+}
+
+
+def _one(test: str, nbytes: int, comms: list, buffers: list, staging: np.ndarray,
+         in_place: bool) -> dict:
+    """Run one size on buffers allocated once for the largest size (as rccl-tests does)."""
     coll, send_k, recv_k, reduces = TESTS[test]
-    n = ngpus
-    # rccl-tests' count: elements of the larger buffer divided as the collective needs
+    n = len(comms)
     count = nbytes // 4 // (n if "n" in (send_k, recv_k) else 1)
     sk, rk = (n if k == "n" else 1 for k in (send_k, recv_k))
-    rng = np.random.default_rng(0)
-    inputs = [rng.integers(-8, 8, count * sk).astype(np.float32) for _ in range(n)]
-    sends: list[DeviceArray] = []
-    recvs: list[DeviceArray] = []
-    for r in range(n):
+    sends, recvs = [], []
+    for r, (send, recv) in enumerate(buffers):
         api.hipSetDevice(r)
-        sends.append(to_device(inputs[r]))
-        recvs.append(sends[r] if in_place else to_device(np.zeros(count * rk, np.float32)))
-    calls: dict[str, Callable[[int, object], None]] = {
-        "AllReduce": lambda r, cm: c.ncclAllReduce(sends[r], recvs[r], count,
-                                                   ncclDataType_t.ncclFloat,
-                                                   ncclRedOp_t.ncclSum, cm, 0),
-        "Broadcast": lambda r, cm: c.ncclBroadcast(sends[r], recvs[r], count,
-                                                   ncclDataType_t.ncclFloat, 0, cm, 0),
-        "Reduce": lambda r, cm: c.ncclReduce(sends[r], recvs[r], count,
-                                             ncclDataType_t.ncclFloat, ncclRedOp_t.ncclSum,
-                                             0, cm, 0),
-        "AllGather": lambda r, cm: c.ncclAllGather(sends[r], recvs[r], count,
-                                                   ncclDataType_t.ncclFloat, cm, 0),
-        "ReduceScatter": lambda r, cm: c.ncclReduceScatter(sends[r], recvs[r], count,
-                                                           ncclDataType_t.ncclFloat,
-                                                           ncclRedOp_t.ncclSum, cm, 0),
-        "AllToAll": lambda r, cm: c.ncclAllToAll(sends[r], recvs[r], count,
-                                                 ncclDataType_t.ncclFloat, cm, 0)}
-    if in_place and coll in ("AllGather", "ReduceScatter"):
-        recvs = [to_device(np.zeros(count * rk, np.float32)) for _ in range(n)]
+        data = _periodic(staging[:count * sk], period(r))
+        # in place: the send data sits where nccl.h puts it inside the receive buffer
+        at = r * count if in_place and coll == "AllGather" else 0
+        target = recv if in_place else send
+        api.hipMemcpy(target.ptr + at * 4, data, data.nbytes, api.hipMemcpyHostToDevice)
+        sends.append(target.ptr + at * 4)
+        recvs.append(recv.ptr + (r * count * 4 if in_place and coll == "ReduceScatter"
+                                 else 0))
     with gpusim.profile() as prof:
         c.ncclGroupStart()
         for r in range(n):
-            calls[coll](r, comms[r])
+            _CALLS[coll](sends[r], recvs[r], count, comms[r])
         c.ncclGroupEnd()
         for r in range(n):
             api.hipSetDevice(r)
             api.hipDeviceSynchronize()
     api.hipSetDevice(0)
     record = next(x for x in prof.records if isinstance(x, CollectiveRecord))
-    total = np.sum(inputs, axis=0)
-    want = {"AllReduce": [total] * n, "Broadcast": [inputs[0]] * n, "Reduce": [total],
-            "AllGather": [np.concatenate(inputs)] * n,
-            "ReduceScatter": [total[r * count:(r + 1) * count] for r in range(n)],
-            "AllToAll": [np.concatenate([inputs[s][r * count:(r + 1) * count]
-                                         for s in range(n)]) for r in range(n)]}[coll]
-    wrong = sum(int(np.count_nonzero(recvs[r].copy_to_host() != w))
-                for r, w in enumerate(want))
+    wrong = 0
+    half = staging.size // 2
+    for r in range(n):
+        got = staging[:count * rk]
+        api.hipMemcpy(got, recvs[r], got.nbytes, api.hipMemcpyDeviceToHost)
+        wrong += _check(coll, r, n, count, got, staging[half:])
     # the collective's own modeled time (each rank's kernel), not the issue skew
     seconds = next(k for k in prof.kernels if k.name.startswith(record.name)).duration_ns * 1e-9
     algbw = nbytes / seconds / 1e9 if seconds else 0.0
@@ -107,16 +147,32 @@ def _one(test: str, nbytes: int, ngpus: int, in_place: bool, comms: list) -> dic
 
 def sweep(test: str, begin: int, end: int, factor: int, ngpus: int = 8) -> list[dict]:
     """One row per size (out-of-place); rows carry 'ip' with the in-place numbers."""
+    return list(iter_sweep(test, begin, end, factor, ngpus))
+
+
+def iter_sweep(test: str, begin: int, end: int, factor: int,
+               ngpus: int = 8) -> Iterator[dict]:
+    """The rows of ``sweep``, each as soon as it is measured."""
     if test not in TESTS:
         raise ValueError(f"unknown test {test!r}; choose one of {sorted(TESTS)}")
+    if begin < 1 or end < begin or factor < 2:
+        raise ValueError(f"need 1 <= begin <= end and factor >= 2, got {begin}, {end}, "
+                         f"{factor}")
     comms = ncclCommInitAll(ngpus)
-    rows, size = [], begin
+    buffers = []
+    for r in range(ngpus):  # sized for the largest message, reused for every size
+        api.hipSetDevice(r)
+        buffers.append((DeviceArray.allocate(end // 4 + ngpus, np.float32, origin="sweep"),
+                        DeviceArray.allocate(end // 4 + ngpus, np.float32, origin="sweep")))
+    # host side: data in the first half, expected values in the second, reused
+    staging = np.empty(2 * (end // 4 + ngpus), np.float32)
+    size = begin
     while size <= end:
-        row = _one(test, size, ngpus, False, comms)
-        row["ip"] = _one(test, size, ngpus, True, comms)
-        rows.append(row)
+        row = _one(test, size, comms, buffers, staging, False)
+        row["ip"] = _one(test, size, comms, buffers, staging, True)
+        yield row
         size *= factor
-    return rows
+    api.hipSetDevice(0)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -138,13 +194,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# {'(B)':>10} {'(elements)':>11} {'':>6} {'':>6} {'':>5} "
           f"{'(us)':>8} {'(GB/s)':>7} {'(GB/s)':>7} {'':>6} "
           f"{'(us)':>8} {'(GB/s)':>7} {'(GB/s)':>7}")
-    rows = sweep(args.test, parse_size(args.minbytes), parse_size(args.maxbytes),
-                 args.stepfactor, args.ngpus)
-    for r in rows:
+    rows = []
+    for r in iter_sweep(args.test, parse_size(args.minbytes), parse_size(args.maxbytes),
+                        args.stepfactor, args.ngpus):
+        rows.append(r)
         ip = r["ip"]
         print(f"  {r['size']:>10} {r['count']:>11} {r['type']:>6} {r['redop']:>6} "
               f"{r['root']:>5} {r['time']:>8.2f} {r['algbw']:>7.2f} {r['busbw']:>7.2f} "
               f"{r['wrong']:>6} {ip['time']:>8.2f} {ip['algbw']:>7.2f} {ip['busbw']:>7.2f} "
-              f"{ip['wrong']:>6}")
+              f"{ip['wrong']:>6}", flush=True)
     busbw = [r["busbw"] for r in rows]
     print(f"# Avg bus bandwidth    : {sum(busbw) / len(busbw):.3f} GB/s (modeled)")
