@@ -169,6 +169,11 @@ def ncclCommSplit(comm: ncclComm, color: int, key: int, config: Any = None
     ``key``, then old rank); None for NCCL_SPLIT_NOCOLOR. Ready once all ranks split."""
     check_comm(comm, "ncclCommSplit")
     clique = comm.clique
+    if clique.mpi is not None:
+        raise NcclError(ncclResult_t.ncclInvalidUsage,
+                        "ncclCommSplit: splitting a communicator whose ranks live in "
+                        "several MPI processes is not emulated; init the new one with "
+                        "ncclCommInitRank instead")
     if comm.rank in clique.splits:
         raise NcclError(ncclResult_t.ncclInvalidUsage,
                         f"ncclCommSplit: rank {comm.rank} already called it")

@@ -129,6 +129,10 @@ def _describe(call: Call) -> str:
 
 def _post_p2p(clique: Clique, call: Call) -> None:
     me, peer = call.comm.rank, call.root
+    if peer not in clique.comms:
+        raise NcclError(ncclResult_t.ncclInvalidUsage,
+                        f"nccl{call.collective}: rank {peer} lives in another MPI process; "
+                        "the emulator pairs sends and receives within one process only")
     key = ("Send", me, peer) if call.collective == "Send" else ("Recv", peer, me)
     other = ("Recv",) + key[1:] if call.collective == "Send" else ("Send",) + key[1:]
     waiting = clique.p2p.get(other)
