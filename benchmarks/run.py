@@ -174,12 +174,18 @@ def table(rows: list[tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
+def bench_rccl() -> list[tuple[str, str]]:
+    """8-GPU AllReduce of 256 MiB (benchmarks/rccl_bench.py)."""
+    import rccl_bench
+    return rccl_bench.bench_allreduce()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args()
     rows = (bench_kernels() + bench_compile() + bench_checked() + bench_tracing()
-            + bench_memsim())
+            + bench_memsim() + bench_rccl())
     text = table(rows)
     machine = f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
     print(text)

@@ -22,7 +22,7 @@ LAYERS = [
     {"engine"},
     {"runtime"},
     {"hip", "cuda", "__init__"},
-    {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse", "rocrand"},
+    {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse", "rocrand", "rccl", "rccl_tests"},
     {"viz"},
     {"hipify"},
 ]

@@ -139,6 +139,15 @@ class DeviceSpec:
     peer_link_gbs: float = _f(
         "links", "GPU<->GPU link (Infinity Fabric / xGMI), per link, per direction; 0 if none"
     )
+    peer_links_per_gpu: int = _f(
+        "links", "Infinity Fabric links from one GPU to other GPUs (in and out of its package)"
+    )
+    gpus_per_package: int = _f("links", "HIP devices per package (2 GCDs on MI250X, else 1)")
+    in_package_links: int = _f("links", "Infinity Fabric links between the GPUs of one package")
+    hive_gpus: int = _f("links", "GPUs one Infinity Fabric hive joins (the platform's GPUs)")
+    fully_connected: bool = _f(
+        "links", "every GPU of a hive has a direct link to every other (else: package ring)"
+    )
 
     # Not a profile field: where each value came from.
     sources: Mapping[str, str] = field(
