@@ -31,8 +31,12 @@ _lock = threading.Lock()
 
 
 def _library_hash() -> str:
+    """What besides the module's text decides its machine code: the device library it
+    imports, and the gpusim and numba versions."""
+    from importlib.metadata import version
+
     here = Path(__file__).parent
-    h = hashlib.sha1()
+    h = hashlib.sha1(f"gpusim {version('gpusim')} numba {version('numba')}".encode())
     for name in _LIB_FILES:
         h.update((here / name).read_bytes())
     return h.hexdigest()
@@ -42,7 +46,9 @@ _LIB_HASH = _library_hash()
 
 
 def source_key(source: str) -> str:
-    """The cache key of a generated module: its text and the device library's version."""
+    """The cache key of a generated module: its text (the kernel's source, argument types,
+    wave size and mode, and no file path: see ``diagnostics.source_label``), the device
+    library's text and the gpusim and numba versions."""
     return hashlib.sha1((_LIB_HASH + source).encode()).hexdigest()[:16]
 
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from gpusim.compile.codegen_expr import ExprGen, alias, expr_source
 from gpusim.compile.codegen_region import Lines, RegionWriter
+from gpusim.compile.diagnostics import source_label
 from gpusim.compile.instrument import instrument_for
 from gpusim.compile.intrinsic_types import base_name
 from gpusim.compile.ir import (
@@ -108,7 +109,7 @@ class Generator:
         nodes = list(walk_schedule(kir.schedule))
         count = {k: sum(isinstance(n, k) for n in nodes) for k in (Region, Barrier, Collective)}
         head.line(f"# gpusim: generated from kernel '{kir.name}' "
-                  f"({kir.src.filename}, line {kir.src.firstlineno})")
+                  f"({source_label(kir.src.filename)}, line {kir.src.firstlineno})")
         head.line(f"# specialized for: {types_text or 'no arguments'}; wave size {kir.wave_size}")
         head.line(f"# schedule: {count[Region]} region(s), {count[Barrier]} barrier(s), "
                   f"{count[Collective]} wave collective(s); static LDS {kir.static_lds_bytes} "

@@ -39,3 +39,43 @@ def test_reference_path_runs_the_same_source_as_python():
     ref = compile_kernel(G.block_sum, (f32, f32), wave_size=64, reference=True)
     assert ref.source == fast.source and ref.reference
     assert not hasattr(ref.run, "overloads")  # a plain Python function
+
+
+NOTEBOOK_SCRIPT = textwrap.dedent("""
+    import linecache, os, sys, numba
+    # What ipykernel does with a cell: compile it under /tmp/ipykernel_<PID>/<hash>.py,
+    # a path that changes with every kernel process.
+    cell = {cell!r}
+    filename = os.path.join({base!r}, f"ipykernel_{{os.getpid()}}", "3002312983.py")
+    linecache.cache[filename] = (len(cell), None, cell.splitlines(True), filename)
+    ns = {{}}
+    exec(compile(cell, filename, "exec"), ns)
+    from gpusim.compile.pipeline import compile_kernel
+    f32 = numba.types.float32[::1]
+    ck = compile_kernel(ns["scale"].py_func, (numba.types.float32, f32), wave_size=64)
+    stats = ck.run.stats
+    print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), ck.module_path)
+""")
+
+CELL = """\
+from gpusim import hip
+
+@hip.jit
+def scale(a, out):
+    i = hip.grid(1)
+    if i < out.size:
+        out[i] = a * out[i]
+"""
+
+
+def test_a_notebook_kernel_is_a_cache_hit_in_a_new_kernel_process(tmp_path):
+    """The cell's temporary file path differs between processes; the cache key must not."""
+    env = dict(os.environ, GPUSIM_CACHE_DIR=str(tmp_path / "cache"))
+    script = NOTEBOOK_SCRIPT.format(cell=CELL, base=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                           text=True, check=True).stdout.split() for _ in range(2)]
+    (hits1, misses1, path1), (hits2, misses2, path2) = runs
+    assert path1 == path2
+    assert (int(hits1), int(misses1)) == (0, 1)  # compiled in the first process
+    assert (int(hits2), int(misses2)) == (1, 0)  # loaded from disk in the second
+    assert len(list((tmp_path / "cache" / "kernels").glob("scale_*.py"))) == 1
