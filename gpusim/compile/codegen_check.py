@@ -89,11 +89,10 @@ class CheckInstrument(Instrument):
             lines.append("from gpusim.compile.checklib import _lds_flush  # the sanitizer")
         if self.used:
             names = sorted(self.used)
-            python = ", ".join(f'_CHECK_PY["{n}"]' for n in names)
             lines += [f"from gpusim.compile.checkops import {', '.join(names)}  # noqa: F401",
                       'if globals().get("_GPUSIM_REFERENCE", False):  # plain Python versions',
-                      "    from gpusim.compile.checkops import PYTHON as _CHECK_PY",
-                      f"    {', '.join(names)} = ({python}{',' if len(names) == 1 else ''})"]
+                      "    from gpusim.compile.checkops import PYTHON as _CHECK_PY"]
+            lines += [f'    {name} = _CHECK_PY["{name}"]' for name in names]
         return lines
 
     def prologue(self, out: Any) -> None:
