@@ -103,3 +103,35 @@ def test_freed_device_array_is_rejected_at_launch():
     hipFree(d)
     with pytest.raises(HipError, match="use after free"):
         add_one[1, 4](d)
+
+
+@pytest.mark.parametrize("bad, words", [
+    ([1.0, 2.0], "Python list"),
+    ((1.0, 2.0), "Python tuple"),
+    ("text", "str, which a kernel cannot take"),
+    (object(), "object, which a kernel cannot take"),
+])
+def test_an_argument_a_kernel_cannot_take_names_the_parameter_and_the_fix(bad, words):
+    @jit
+    def scale(a, out):
+        out[0] = a
+
+    with pytest.raises(HipError) as err:
+        scale[1, 1](bad, to_device(np.zeros(1)))
+    assert err.value.code == hipError_t.hipErrorInvalidValue
+    assert f"kernel 'scale': argument 'a' is a {words}" in str(err.value)
+    assert "hip.to_device" in str(err.value)  # the fix
+    with pytest.raises(HipError, match="argument 'out' is a Python list"):
+        scale[1, 1](1.0, [0.0])
+
+
+def test_a_bad_launch_queues_nothing():
+    """Checked when queued: a bad launch copies nothing and leaves the host array as is."""
+    from gpusim.profiler import profile
+
+    host = np.zeros(4)
+    with profile() as prof:
+        with pytest.raises(HipError, match="launch_bounds=128"):
+            bounded[1, 256](host)
+        synchronize_device()
+    assert prof.records == []
