@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpusim.compile.compiled import CompiledKernel
-from gpusim.compile.devicelib import FAULT_ASSERT, FAULT_BARRIER, FAULT_BOUNDS
-from gpusim.compile.diagnostics import shown_filename
+from gpusim.compile import CompiledKernel, shown_filename
+from gpusim.compile.device import FAULT_ASSERT, FAULT_BARRIER, FAULT_BOUNDS
 from gpusim.errors import HipError, hipError_t
 
 _SPACE = {"global": "global", "shared": "LDS (shared)", "local": "private (local)",

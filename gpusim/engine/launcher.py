@@ -41,9 +41,8 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.compile.compiled import CompiledKernel
-from gpusim.compile.devicelib import FAULT_STOPPED, KernelFaultError
-from gpusim.compile.pipeline import compile_kernel
+from gpusim.compile import CompiledKernel, compile_kernel
+from gpusim.compile.device import FAULT_STOPPED, KernelFaultError
 from gpusim.config import config
 from gpusim.engine.arguments import arg_types
 from gpusim.engine.faults import fault_error

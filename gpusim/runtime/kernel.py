@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.compile.compiled import CompiledKernel
+from gpusim.compile import CompiledKernel
 from gpusim.compile.lang import DeviceFunction
 from gpusim.config import config
 from gpusim.engine import prepare, specialize

@@ -1,6 +1,6 @@
 """What the trace variant of a kernel calls: record one lane's memory access.
 
-The trace variant (``codegen_trace.py``) wraps every global and LDS index of the kernel in
+The trace variant (``trace/instrument.py``) wraps every global and LDS index of the kernel in
 ``trace_ix1`` .. ``trace_ix4``: each returns the index unchanged, so the access itself is
 the fast path's, and appends one *event* to the launch's trace buffers on the way:
 

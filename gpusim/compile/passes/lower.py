@@ -17,7 +17,7 @@ The loops are marked ``force_divergent``: threads leave them through per-thread 
 >>> def k(out):
 ...     for i in range(hip.threadIdx.x):
 ...         hip.syncwarp()
->>> kir = front_end(k, wave_size=64, passes=("parse", "check", "resolve", "normalize",
+>>> kir = front_end(k, wave_size=64, passes=("parse", "subset", "resolve", "normalize",
 ...                                           "uniformity", "lower"))
 >>> print(unparse(kir.func.body))
 _r1 = 0

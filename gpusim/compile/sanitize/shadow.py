@@ -1,18 +1,18 @@
 """The sanitizer's device library: shadow memory that checked code updates at each access.
 
-Generated code on the checked path (``codegen_check.py``) wraps every LDS index and
+Generated code on the checked path (``sanitize/instrument.py``) wraps every LDS index and
 every index of a global array the kernel writes::
 
     tile[_ix(t, 256, ...)]   ->  tile[_lds1(_ix(t, 256, ...), READ, site, _b, _t, ...)]
 
-The wrappers (``checkops.py``) return the index unchanged, so semantics do not change,
+The wrappers (``sanitize/ops.py``) return the index unchanged, so semantics do not change,
 after ``lds_access`` / ``global_access`` here updated the element's shadow and recorded
 any finding. These work compiled and as plain Python (the reference path).
 
 Speed matters (the target is a checked path under 20x the fast path), which shapes the
 code: the access functions take the shadow, counters and findings as raw addresses and
 view them with ``numba.carray`` (a numba call passing arrays pays reference counting,
-more than the check itself), and compiled they are inlined into the kernel (checkops);
+more than the check itself), and compiled they are inlined into the kernel (``ops.py``);
 their race tests are written out, not looped over the groups of a row (a third of
 the cost), and use no closures or ``inline="always"`` helpers (numba's inliner dropped
 stores there; ``tests/check/test_shadow.py`` holds the compiled code to the Python).

@@ -19,7 +19,7 @@ to it (``s = 0`` then ``s += 0.5`` makes ``s`` a float64), as numba does at loop
 ...     out[i] = v
 >>> f32 = numba.types.float32[::1]
 >>> kir = front_end(k, wave_size=64, arg_types=(f32, f32), passes=(
-...     "parse", "check", "resolve", "normalize", "uniformity", "lower", "infer"))
+...     "parse", "subset", "resolve", "normalize", "uniformity", "lower", "infer"))
 >>> str(kir.types["i"]), str(kir.types["v"])
 ('int64', 'float64')
 """
@@ -37,8 +37,8 @@ from numba.core.registry import cpu_target
 from numba.np.numpy_support import from_dtype
 
 from gpusim.compile.diagnostics import compile_error
-from gpusim.compile.intrinsic_types import intrinsic_type
 from gpusim.compile.ir import Cast, Intrinsic, KernelIR, MathCall
+from gpusim.compile.passes.intrinsic_types import intrinsic_type
 
 BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
           ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,

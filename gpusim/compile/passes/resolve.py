@@ -13,7 +13,7 @@ globals and builtins, and rewritten:
 Anything else is a ``KernelCompileError`` that names the line and what is allowed.
 
 >>> from gpusim.compile import lang as hip
->>> from gpusim.compile.parse import parse_function
+>>> from gpusim.compile.passes.parse import parse_function
 >>> def k(out):
 ...     out[hip.threadIdx.x] = hip.warpsize
 >>> unit = resolve_function(*parse_function(k), ns={"hip": hip}, wave_size=64)

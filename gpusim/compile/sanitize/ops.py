@@ -1,15 +1,15 @@
 """The calls checked code makes at each access: ``_lds1/2/3`` and ``_glb1/2/3``.
 
 ``_lds2(i, j, n1, kind, site, _b, _t, _lsh, base, _cst, _fnd)`` updates the shadow of
-element ``i * n1 + j`` of an LDS array (``checklib.lds_access``) and returns ``(i, j)``,
-the index itself; ``_glb*`` do the same for global arrays (``checklib.global_access``).
+element ``i * n1 + j`` of an LDS array (``shadow.lds_access``) and returns ``(i, j)``,
+the index itself; ``_glb*`` do the same for global arrays (``shadow.global_access``).
 
 Compiled, each is an ``@intrinsic``: a few instructions that pass the arrays' raw
-addresses to the shadow logic (see checklib.py for why addresses, not arrays). As plain
+addresses to the shadow logic (see shadow.py for why addresses, not arrays). As plain
 Python (the reference path) each is a function over the arrays: ``PYTHON``.
 
 >>> import numpy as np
->>> from gpusim.compile.checklib import FIND_COLS, L_GEN, LDS_COLS, MAX_FINDINGS, WRITE
+>>> from gpusim.compile.sanitize.shadow import FIND_COLS, L_GEN, LDS_COLS, MAX_FINDINGS, WRITE
 >>> sh = np.full((8, LDS_COLS), -1, np.int32); sh[:, L_GEN] = 0
 >>> cst, fnd = np.array([1, 1, 0, 64, 0, 0, 0, 0]), np.zeros((MAX_FINDINGS, FIND_COLS), np.int64)
 >>> PYTHON["_lds2"](1, 2, 4, WRITE, 0, 0, 3, sh, 0, cst, fnd), int(sh[6, L_GEN])
@@ -23,7 +23,7 @@ from numba.core import cgutils, types
 from numba.core.typing import signature
 from numba.extending import intrinsic
 
-from gpusim.compile import checklib as cl
+from gpusim.compile.sanitize import shadow as cl
 
 _RAW_SIG = signature(types.int64, *[types.int64] * 10)
 

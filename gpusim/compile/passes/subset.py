@@ -1,4 +1,4 @@
-"""Pass 2, check: reject Python a kernel cannot use, with the line, column and a fix.
+"""Pass 2, subset: reject Python a kernel cannot use, with the line, column and a fix.
 
 This pass looks at syntax only (``resolve`` checks what names refer to, ``infer`` checks
 types). Supported statements: assignment (also to ``a[i, j]`` and tuples of names),
@@ -6,12 +6,12 @@ augmented assignment, expression statements (calls), ``if/elif/else``, ``for`` o
 ``range(...)``, ``while``, ``break``, ``continue``, ``return``, ``pass``, ``assert``.
 
 >>> import ast
->>> from gpusim.compile.parse import parse_function
+>>> from gpusim.compile.passes.parse import parse_function
 >>> def k(a):
 ...     b = [x for x in a]
 >>> fn, src = parse_function(k)
 >>> try:
-...     check_function(fn, src)
+...     check_subset(fn, src)
 ... except Exception as e:
 ...     print(str(e).splitlines()[0])  # doctest: +ELLIPSIS
 kernel 'k', line 2, column 9 (...): list comprehensions are not supported in kernels
@@ -63,7 +63,7 @@ if hasattr(ast, "TryStar"):
     _UNSUPPORTED[ast.TryStar] = ("`try` statements", "test the condition with `if`")
 
 
-def check_function(fn: ast.FunctionDef, src: SourceFile, *, device: bool = False,
+def check_subset(fn: ast.FunctionDef, src: SourceFile, *, device: bool = False,
                    kernel: str | None = None) -> None:
     """Raise ``KernelCompileError`` at the first construct kernels do not support."""
     def fail(node: ast.AST, what: str, instead: str = "") -> None:

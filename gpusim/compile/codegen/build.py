@@ -26,7 +26,9 @@ from pathlib import Path
 from gpusim.compile.ir import KernelIR
 from gpusim.errors import KernelCompileError
 
-_LIB_FILES = ("devicelib.py", "atomics.py", "machine_ops.py", "checklib.py", "checkops.py")
+# what generated modules import (paths under gpusim/compile/)
+_LIB_FILES = ("device/devicelib.py", "device/atomics.py", "device/machine_ops.py",
+              "sanitize/shadow.py", "sanitize/ops.py", "trace/events.py")
 _lock = threading.Lock()
 
 
@@ -35,7 +37,7 @@ def _library_hash() -> str:
     imports, and the gpusim and numba versions."""
     from importlib.metadata import version
 
-    here = Path(__file__).parent
+    here = Path(__file__).parent.parent
     h = hashlib.sha1(f"gpusim {version('gpusim')} numba {version('numba')}".encode())
     for name in _LIB_FILES:
         h.update((here / name).read_bytes())

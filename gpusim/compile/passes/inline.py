@@ -36,17 +36,17 @@ import ast
 import copy
 from typing import Any
 
-from gpusim.compile.check import check_function
 from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.lang import DeviceFunction
-from gpusim.compile.parse import namespace, parse_function
-from gpusim.compile.resolve import FunctionUnit, local_names, resolve_function
+from gpusim.compile.passes.parse import namespace, parse_function
+from gpusim.compile.passes.resolve import FunctionUnit, local_names, resolve_function
+from gpusim.compile.passes.subset import check_subset
 
 
 def load_device_function(devfn: DeviceFunction, *, wave_size: int, kernel: str) -> FunctionUnit:
     """Parse, check and resolve a device function in its own module's namespace."""
     fn, src = parse_function(devfn.py_func)
-    check_function(fn, src, device=True, kernel=kernel)
+    check_subset(fn, src, device=True, kernel=kernel)
     return resolve_function(fn, src, ns=namespace(devfn.py_func), wave_size=wave_size,
                             kernel=kernel)
 

@@ -30,7 +30,7 @@ from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic, overload, register_jitable
 
-from gpusim.compile.atomics import (  # noqa: F401 - names used by generated code
+from gpusim.compile.device.atomics import (  # noqa: F401 - names used by generated code
     PLAIN,
     atomic_add,
     atomic_and,
@@ -44,7 +44,7 @@ from gpusim.compile.atomics import (  # noqa: F401 - names used by generated cod
     atomic_sub,
     atomic_xor,
 )
-from gpusim.compile.machine_ops import (  # noqa: F401 - names used by generated code
+from gpusim.compile.device.machine_ops import (  # noqa: F401 - names used by generated code
     _load_raw,
     brev,
     clz,

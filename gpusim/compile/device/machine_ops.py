@@ -18,7 +18,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic, overload
 
-from gpusim.compile.atomics import _item_pointer
+from gpusim.compile.device.atomics import _item_pointer
 
 # ------------------------------------------------------------------ fences, polling
 

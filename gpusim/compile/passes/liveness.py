@@ -22,7 +22,7 @@ import ast
 
 from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import Barrier, Collective, KernelIR, Region, direct_exits, walk_schedule
-from gpusim.compile.remat import needed, rematerializable
+from gpusim.compile.passes.remat import needed, rematerializable
 
 
 def reads(node: ast.AST) -> set[str]:
@@ -142,7 +142,7 @@ def _is_scalar(region: Region, kir: KernelIR) -> bool:
 
 def uniform_value(node: ast.AST, kir: KernelIR) -> bool:
     """True if ``node`` has the same value in every thread of a block."""
-    from gpusim.compile.uniform import Uniformity
+    from gpusim.compile.passes.uniform import Uniformity
 
     checker = Uniformity.__new__(Uniformity)
     checker.kir, checker.uniform = kir, kir.uniform

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import ast
 
-from gpusim.compile.codegen_expr import ExprGen, expr_source
+from gpusim.compile.codegen.expr import ExprGen, expr_source
 from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import DivergentLoop, KernelIR, Region, direct_exits, has_return
-from gpusim.compile.liveness import uniform_value
-from gpusim.compile.remat import narrow_range, range_text
+from gpusim.compile.passes.liveness import uniform_value
+from gpusim.compile.passes.remat import narrow_range, range_text
 
 
 class Lines:

@@ -1,7 +1,7 @@
 """Generation modes: the hooks an instrumented mode adds to the generated code.
 
 The fast path and every instrumented path (``"check"``: the sanitizer in
-``codegen_check.py``; ``"trace"``: memory traces in ``codegen_trace.py``) share one code
+``sanitize/instrument.py``; ``"trace"``: memory traces in ``trace/instrument.py``) share one code
 generator. The generator calls an ``Instrument`` at a handful of places and writes
 whatever lines or expressions it returns; the fast path's ``Instrument`` returns
 nothing, so its code is exactly the uninstrumented one::
@@ -10,9 +10,9 @@ nothing, so its code is exactly the uninstrumented one::
                       --prologue()----> start of <kernel>__run (unpack extra arguments)
                       --block_start()-> start of each work-group
                       --after(node)---> after each schedule node (barrier, collective...)
-    codegen_region.RegionWriter --region()-----> before each region (thread loop)
+    region.RegionWriter --region()-----> before each region (thread loop)
                                 --statements()-> top of each straight-line block
-    codegen_expr.ExprGen --index()----> rewrite of one bounds-checked array index
+    expr.ExprGen --index()----> rewrite of one bounds-checked array index
 
 A mode that needs more ``run()`` arguments appends ``(name, numba type)`` pairs to
 ``kir.extra_args``; they come after ``_ctl`` and the engine passes them in that order.
@@ -31,9 +31,9 @@ from gpusim.compile.ir import KernelIR
 
 # mode -> "module:Class" of its Instrument (imported on first use).
 MODES: dict[str, str] = {
-    "fast": "gpusim.compile.instrument:Instrument",
-    "check": "gpusim.compile.codegen_check:CheckInstrument",
-    "trace": "gpusim.compile.codegen_trace:TraceInstrument",
+    "fast": "gpusim.compile.codegen.instrument:Instrument",
+    "check": "gpusim.compile.sanitize.instrument:CheckInstrument",
+    "trace": "gpusim.compile.trace.instrument:TraceInstrument",
 }
 
 

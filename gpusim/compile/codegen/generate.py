@@ -21,11 +21,10 @@ import ast
 
 import numpy as np
 
-from gpusim.compile.codegen_expr import ExprGen, alias, expr_source
-from gpusim.compile.codegen_region import Lines, RegionWriter
+from gpusim.compile.codegen.expr import ExprGen, alias, expr_source
+from gpusim.compile.codegen.instrument import instrument_for
+from gpusim.compile.codegen.region import Lines, RegionWriter
 from gpusim.compile.diagnostics import source_label
-from gpusim.compile.instrument import instrument_for
-from gpusim.compile.intrinsic_types import base_name
 from gpusim.compile.ir import (
     Barrier,
     Collective,
@@ -40,6 +39,7 @@ from gpusim.compile.ir import (
     has_return,
     walk_schedule,
 )
+from gpusim.compile.passes.intrinsic_types import base_name
 
 LAUNCH_FIELDS = ("_gdx", "_gdy", "_gdz", "_bdx", "_bdy", "_bdz", "_nt", "_dynlds", "_nb", "_chunk")
 SYNC_KIND = {"syncthreads_count": "SYNC_COUNT", "syncthreads_and": "SYNC_AND",
@@ -65,7 +65,7 @@ class Generator:
         self.gen = ExprGen(kir, kir.wave_size, self.used)
         self.out = Lines()
         self.regions = RegionWriter(kir, self.gen, self.out)
-        # hooks of the generation mode (none on the fast path), see instrument.py
+        # hooks of the generation mode (none on the fast path), see codegen/instrument.py
         self.instrument = self.gen.instrument = instrument_for(kir)
 
     # -- pieces -----------------------------------------------------------------------
@@ -120,7 +120,7 @@ class Generator:
         head.line()
         head.line("import numpy as np  # noqa: F401")
         head.line()
-        head.line("from gpusim.compile.devicelib import (  # noqa: F401")
+        head.line("from gpusim.compile.device.devicelib import (  # noqa: F401")
         for name in sorted(self.used | {"kernel_jit"}):
             head.line(f"    {name}," if alias(name) == name else f"    {name} as {alias(name)},")
         head.line(")")
@@ -129,7 +129,7 @@ class Generator:
         head.line()
         head.line('_jit = _kernel_jit(globals().get("_GPUSIM_REFERENCE", False))')
         head.line('if globals().get("_GPUSIM_REFERENCE", False):  # plain Python, no numba')
-        head.line("    from gpusim.compile.devicelib import _ix_python as _ix  # noqa: F811")
+        head.line("    from gpusim.compile.device.devicelib import _ix_python as _ix  # noqa: F811")
         for name, value in sorted(kir.constants.items()):
             head.line(f"{name} = {_constant(value)}")
         return head.text() + "\n\n" + body + "\n\n" + run

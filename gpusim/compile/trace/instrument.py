@@ -1,7 +1,7 @@
 """The trace mode's code generation: the fast path's code, recording what memory sees.
 
 ``compile_kernel(pyfunc, arg_types, wave_size=..., mode="trace")`` generates with a
-``TraceInstrument`` (the hooks of ``instrument.py``). It keeps every semantic of the fast
+``TraceInstrument`` (the hooks of ``codegen/instrument.py``). It keeps every semantic of the fast
 path, fault sites included, and adds:
 
 - an extra ``run()`` argument ``_tr``: the launch's trace buffers (``tracelib``), and at
@@ -16,7 +16,7 @@ path, fault sites included, and adds:
   engine can group the k-th access of a site by each lane of a wave into one wavefront
   instruction (``engine/trace_rows.py``);
 - at the top of every straight-line block a thread runs, its static cost
-  (``trace_costs``) added to the thread's counters ``_tr[3][:, _t]``.
+  (``trace/costs.py``) added to the thread's counters ``_tr[3][:, _t]``.
 
 >>> import numba
 >>> from gpusim.compile import lang as hip
@@ -45,10 +45,10 @@ from typing import Any
 import numpy as np
 from numba.core import types as nbtypes
 
-from gpusim.compile import tracelib
-from gpusim.compile.instrument import Instrument
+from gpusim.compile.codegen.instrument import Instrument
 from gpusim.compile.ir import KernelIR, Region
-from gpusim.compile.trace_costs import Cost, block_cost, loop_iteration_cost
+from gpusim.compile.trace import events as tracelib
+from gpusim.compile.trace.costs import Cost, block_cost, loop_iteration_cost
 from gpusim.errors import KernelCompileError
 
 KINDS = {"read": 0, "write": 1, "atomic": 2, "update": tracelib.KIND_UPDATE}
@@ -111,7 +111,7 @@ class TraceInstrument(Instrument):
 
     def imports(self) -> list[str]:
         names = sorted(self.helpers | {"trace_workgroup"})
-        return [f"from gpusim.compile.tracelib import (  # noqa: F401 - trace mode "
+        return [f"from gpusim.compile.trace.events import (  # noqa: F401 - trace mode "
                 f"(tracelib {_TRACELIB_HASH})", *[f"    {n} as _{n}," for n in names], ")"]
 
     def block_start(self, out: Any) -> None:

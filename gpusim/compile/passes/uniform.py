@@ -18,7 +18,7 @@ only cost speed, never correctness.
 >>> def k(a, n):
 ...     m = n // 2
 ...     i = hip.threadIdx.x + m
->>> kir = front_end(k, wave_size=64, passes=("parse", "check", "resolve", "normalize",
+>>> kir = front_end(k, wave_size=64, passes=("parse", "subset", "resolve", "normalize",
 ...                                           "uniformity"))
 >>> sorted(kir.uniform & {"m", "i"})
 ['m']

@@ -1,7 +1,7 @@
 """The checked path's code generation: every shared access and every access to a written
-global array goes through the sanitizer's shadow memory (``checklib.py``).
+global array goes through the sanitizer's shadow memory (``shadow.py``).
 
-What the instrumented code adds to the fast path's (see ``instrument.py`` for the hooks):
+What the instrumented code adds to the fast path's (see ``codegen/instrument.py`` for the hooks):
 
 - an extra ``run()`` argument ``_chk`` (the launch's shadow state), unpacked once;
 - at each work-group start: the previous one's pending uninitialised reads are reported
@@ -34,9 +34,9 @@ from typing import Any
 
 from numba.core import types as nbtypes
 
-from gpusim.compile.checklib import ACCESS_KIND, EPOCH, GEN, LASTBLOCK, WSYNC
-from gpusim.compile.instrument import Instrument
+from gpusim.compile.codegen.instrument import Instrument
 from gpusim.compile.ir import Barrier, Collective, KernelIR, walk_schedule
+from gpusim.compile.sanitize.shadow import ACCESS_KIND, EPOCH, GEN, LASTBLOCK, WSYNC
 
 _I64_1D = nbtypes.Array(nbtypes.int64, 1, "C")
 _I64_2D = nbtypes.Array(nbtypes.int64, 2, "C")
@@ -80,18 +80,18 @@ class CheckInstrument(Instrument):
     def __init__(self, kir: KernelIR):
         super().__init__(kir)
         self.lds, self.glb = check_layout(kir)
-        self.used: set[str] = set()  # entry points the generated code calls (checkops.py)
+        self.used: set[str] = set()  # entry points the generated code calls (ops.py)
         kir.extra_args.append(("_chk", CHK_TYPE))
 
     def imports(self) -> list[str]:
         lines = []
         if self.lds:
-            lines.append("from gpusim.compile.checklib import _lds_flush  # the sanitizer")
+            lines.append("from gpusim.compile.sanitize.shadow import _lds_flush  # the sanitizer")
         if self.used:
             names = sorted(self.used)
-            lines += [f"from gpusim.compile.checkops import {', '.join(names)}  # noqa: F401",
+            lines += [f"from gpusim.compile.sanitize.ops import {', '.join(names)}  # noqa: F401",
                       'if globals().get("_GPUSIM_REFERENCE", False):  # plain Python versions',
-                      "    from gpusim.compile.checkops import PYTHON as _CHECK_PY"]
+                      "    from gpusim.compile.sanitize.ops import PYTHON as _CHECK_PY"]
             lines += [f'    {name} = _CHECK_PY["{name}"]' for name in names]
         return lines
 

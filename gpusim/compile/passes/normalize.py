@@ -20,7 +20,7 @@ leaves that order unspecified too, so HIP semantics are kept.
 >>> from gpusim.compile.pipeline import front_end
 >>> def k(a, out):
 ...     out[0] = a + hip.shfl_down(a * 2, 1)
->>> kir = front_end(k, wave_size=64, passes=("parse", "check", "resolve", "normalize"))
+>>> kir = front_end(k, wave_size=64, passes=("parse", "subset", "resolve", "normalize"))
 >>> from gpusim.compile.ir import unparse
 >>> print(unparse(kir.func.body))
 _a1 = a * 2
@@ -34,8 +34,8 @@ import ast
 from typing import Any
 
 from gpusim.compile.diagnostics import compile_error
-from gpusim.compile.inline import inline_call, load_device_function
 from gpusim.compile.ir import ArrayDecl, Intrinsic, KernelIR, is_array_decl, is_sync
+from gpusim.compile.passes.inline import inline_call, load_device_function
 
 _VOID_SYNC = ("syncthreads", "syncwarp")
 
