@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from gpusim.compile import CompiledKernel
+from gpusim.compile.codegen import listing
 from gpusim.compile.lang import DeviceFunction
 from gpusim.config import config
 from gpusim.engine import prepare, specialize
@@ -113,18 +114,21 @@ class Kernel:
             self.specializations = [s for s in self.specializations if s is not ck] + [ck]
 
     def inspect_generated(self, *args: Any) -> str:
-        """The generated Python source (for these arguments, or the last launch's).
-
-        The source has a header (kernel, file, types, schedule), ``# line N: ...`` comments
-        naming your lines, and your variable names.
+        """The generated code of this kernel (for these arguments, or the last launch's):
+        a header (kernel, file, device, launch shape, types, schedule), then the kernel's
+        functions, with ``# line N: ...`` comments naming your lines and your variable
+        names. (``specialize(...).source`` is the whole module numba compiles.)
         """
         if args:
-            return self.specialize(*args).source
+            return listing(self.specialize(*args).source,
+                           device=_device_label(current_device().spec))
         if not self.specializations:
             raise HipError(hipError_t.hipErrorInvalidDeviceFunction,
                            f"kernel '{self.__name__}' has not been compiled yet: launch it, "
                            "or pass example arguments: kernel.inspect_generated(x, out)")
-        return self.specializations[-1].source
+        device, grid, block = self.last_launch or (_device_label(current_device().spec), None,
+                                                   None)
+        return listing(self.specializations[-1].source, device=device, grid=grid, block=block)
 
     def resources(self, *args: Any, device: Any = None, fallback: dict | None = None,
                   block_size: int | None = None) -> dict[str, Any]:
@@ -162,7 +166,7 @@ class Kernel:
                         tracer=tracer, max_threads=self.launch_bounds)
         ck = ready.kernel
         self._remember(ck)
-        self.last_launch = (spec.name, ready.grid, ready.block)
+        self.last_launch = (_device_label(spec), ready.grid, ready.block)
         threads = math.prod(ready.block)
         info = {
             "grid": ready.grid, "block": ready.block, "lds_bytes": ready.lds_bytes,
@@ -186,6 +190,11 @@ class Kernel:
                 arg.device_touch(stream)
         op = enqueue(stream, run, name=self.__name__, kind="kernel", info=info)
         staged.copy_back(stream)
+
+
+def _device_label(spec: Any) -> str:
+    """"AMD Instinct MI300X (gfx942)": how generated-code listings name the device."""
+    return f"{spec.name} ({spec.gcn_arch_name.split(':')[0]})"
 
 
 def jit(func: Callable[..., Any] | Any = None, *, device: bool = False, check: bool | None = None,

@@ -16,16 +16,22 @@ from gpusim.compile.pipeline import front_end
 
 GOLDEN = Path(__file__).parent / "golden"
 F32 = numba.types.float32[::1]
-CASES = {
-    "saxpy": (G.saxpy, (numba.types.float32, F32, F32, F32)),
-    "block_sum": (G.block_sum, (F32, F32)),
-    "wave_sum": (G.wave_sum, (F32, F32)),
+CASES = {  # name: (kernel, argument types, generation mode)
+    "saxpy": (G.saxpy, (numba.types.float32, F32, F32, F32), "fast"),
+    "block_sum": (G.block_sum, (F32, F32), "fast"),
+    "wave_sum": (G.wave_sum, (F32, F32), "fast"),
+    # the sanitizer's code: one checked global store (saxpy), LDS and a barrier loop
+    "saxpy.check": (G.saxpy, (numba.types.float32, F32, F32, F32), "check"),
+    "block_sum.check": (G.block_sum, (F32, F32), "check"),
+    # trace mode's code: lane addresses of global and LDS accesses, instruction counts
+    "saxpy.trace": (G.saxpy, (numba.types.float32, F32, F32, F32), "trace"),
+    "block_sum.trace": (G.block_sum, (F32, F32), "trace"),
 }
 
 
 def generated(name):
-    kernel, types = CASES[name]
-    source = front_end(kernel, wave_size=64, arg_types=types).source
+    kernel, types, mode = CASES[name]
+    source = front_end(kernel, wave_size=64, arg_types=types, mode=mode).source
     return re.sub(r"\(/.*?golden_kernels\.py,", "(golden_kernels.py,", source)
 
 

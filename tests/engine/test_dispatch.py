@@ -80,7 +80,24 @@ def test_invalid_configuration_raises_at_launch():
 def test_inspect_generated_source():
     text = add_one.inspect_generated(np.zeros(4))
     assert "def add_one__run(" in text and "# line" in text
-    assert add_one.inspect_generated() == text
+    code = text[text.index("@_jit"):]
+    assert add_one.inspect_generated()[-len(code):] == code  # the last specialization's
+
+
+def test_inspect_generated_reads_as_the_kernel_for_a_learner():
+    d = to_device(np.zeros(1000))
+    add_one[4, 256](d)
+    text = add_one.inspect_generated()
+    lines = text.splitlines()
+    assert lines[0].startswith("# gpusim: generated from kernel 'add_one'")
+    assert lines[1] == ("# for AMD Instinct MI300X (gfx942), launched as grid (4, 1, 1) x "
+                        "block (256, 1, 1) = 1024 threads")
+    code = [ln for ln in lines if ln and not ln.startswith("#")]
+    assert code[0] == "@_jit"  # the kernel first: no imports, no reference-path switch
+    assert "_GPUSIM_REFERENCE" not in text and "import" not in text
+    for unused in ("_by", "_bz", "_gdy", "_gdz"):  # a 1-D kernel reads none of these
+        assert unused not in text
+    assert not any(f"lines {n}-{n}," in text for n in range(200))
 
 
 def test_jit_forms():

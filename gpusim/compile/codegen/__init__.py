@@ -14,6 +14,7 @@ from gpusim.compile.codegen.build import (
 )
 from gpusim.compile.codegen.generate import generate
 from gpusim.compile.codegen.instrument import Instrument, instrument_for
+from gpusim.compile.codegen.listing import listing
 
 __all__ = ["generate", "compile_module", "reference_module", "load_module", "source_key",
-           "cache_dir", "Instrument", "instrument_for"]
+           "cache_dir", "Instrument", "instrument_for", "listing"]

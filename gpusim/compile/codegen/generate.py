@@ -18,6 +18,7 @@ The module has two functions:
 from __future__ import annotations
 
 import ast
+import re
 
 import numpy as np
 
@@ -144,17 +145,14 @@ class Generator:
                  f"{extra}):")
         out.indent += 1
         out.line(f'"""Work-groups _b0 .. _b1-1 of {kir.name}, one after the other."""')
-        out.line(", ".join(LAUNCH_FIELDS[:8]) + " = " + ", ".join(
-            f"_lp[{i}]" for i in range(8)))
+        unpack = len(out.lines)  # the launch fields it uses go here, once the body is known
         if ws:
             out.line(", ".join(n for n, _ in ws) + (", = _ws" if len(ws) == 1 else " = _ws"))
         self.instrument.prologue(out)
         out.line("for _b in range(_b0, _b1):")
         out.indent += 1
         out.line("# ---- one work-group: block number _b (x fastest)")
-        out.line("_bx = _b % _gdx")
-        out.line("_by = _b // _gdx % _gdy")
-        out.line("_bz = _b // (_gdx * _gdy)")
+        coords = len(out.lines)  # the block coordinates it uses go here
         self.instrument.block_start(out)
         if kir.masks:
             out.line("_m0[:] = True  # the block's live threads")
@@ -165,6 +163,18 @@ class Generator:
                 out.line(f"{name}__s[:] = {name}")
         self.nodes(kir.schedule)
         out.indent = 0
+        body = "\n".join(out.lines[coords:])
+        pad = "    " * 2
+        block_lines = [(name, f"{pad}{name} = {expr}") for name, expr in (
+            ("_bx", "_b % _gdx"), ("_by", "_b // _gdx % _gdy"), ("_bz", "_b // (_gdx * _gdy)"))
+            if _uses(body, name)]
+        out.lines[coords:coords] = [text for _, text in block_lines]
+        text = "\n".join(out.lines[unpack:])
+        fields = [(i, f) for i, f in enumerate(LAUNCH_FIELDS[:8]) if _uses(text, f)]
+        if fields:  # only what the kernel reads: a 1-D kernel never sees _by or _gdz
+            out.lines.insert(unpack, "    " + ", ".join(f for _, f in fields)
+                             + ("," if len(fields) == 1 else "") + " = "
+                             + ", ".join(f"_lp[{i}]" for i, _ in fields))
         return out.text()
 
     def workspace_function(self) -> str:
@@ -316,6 +326,11 @@ class Generator:
         self.loop_nodes(node)
         self.out.indent -= 1
         self.exit_check(node)
+
+
+def _uses(text: str, name: str) -> bool:
+    """Whether generated ``text`` reads the variable ``name``."""
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
 
 
 def _constant(value) -> str:

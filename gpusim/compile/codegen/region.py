@@ -61,14 +61,15 @@ class RegionWriter:
         self.region = region
         out, kir = self.out, self.kir
         lo, hi = region.lines
+        where = f"line {lo}" if lo == hi else f"lines {lo}-{hi}"
         if self.gen.instrument is not None:  # e.g. the trace mode opens a region instance
             self.gen.instrument.region(region, out)
         if region.scalar and not region.sets_masks:
-            out.line(f"# region {region.index}: lines {lo}-{hi}, the same in every thread: "
+            out.line(f"# region {region.index}: {where}, the same in every thread: "
                      "computed once for the block")
             self.block(region.stmts, depth=0)
             return
-        out.line(f"# region {region.index}: lines {lo}-{hi}, run by every thread in turn")
+        out.line(f"# region {region.index}: {where}, run by every thread in turn")
         for name in region.snapshots:
             out.line(f"{name}__u = {name}  # every thread starts from the same {name}")
         dif = region.sets_masks
