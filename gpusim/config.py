@@ -39,6 +39,7 @@ class Config:
     parallel: bool = True  # run independent workgroups on all host cores
     cache_dir: str = ""  # where compiled kernels are kept between processes
     debug: str = ""  # "ir", "source", "llvm" or e.g. "ir,source": print compiler stages
+    internal_frames: bool = False  # keep gpusim's own frames in tracebacks (developers)
 
     def __setattr__(self, name: str, value: object) -> None:
         known = {f.name: f for f in fields(Config)}

@@ -35,13 +35,16 @@ from gpusim.compile.codegen import listing
 from gpusim.compile.lang import DeviceFunction
 from gpusim.config import config
 from gpusim.engine import prepare, specialize
-from gpusim.errors import HipError, hipError_t
+from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.runtime import kernel_trace
 from gpusim.runtime.kernel_args import check_alive, device_values, stage
 from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_resources
 from gpusim.runtime.managed import ManagedArray
 from gpusim.runtime.streams import enqueue
 from gpusim.runtime.system import current_device
+from gpusim.runtime.tracebacks import install, launch_site, note_launch_site
+
+install()  # learners' tracebacks of gpusim errors without gpusim's own frames
 
 # numba.cuda.jit options accepted for compatibility; none changes what the emulator does.
 _IGNORED_OPTIONS = {"debug", "opt", "lineinfo", "fastmath", "cache", "link", "max_registers",
@@ -176,9 +179,15 @@ class Kernel:
             "regions": ck.n_regions, "barriers": ck.n_barriers,
         }
 
+        site = launch_site()  # where a fault found later says the kernel was launched
+
         def run() -> None:
-            check_alive(self, args, "ran")  # hipFree'd after the launch, before it ran?
-            ready.run()
+            try:
+                check_alive(self, args, "ran")  # hipFree'd after the launch, before it ran?
+                ready.run()
+            except GpusimError as err:
+                note_launch_site(err, self.__name__, site)
+                raise
             if ready.tracer is not None:  # `op` is bound below, before the scheduler runs this
                 kernel_trace.model_kernel(op, ready.tracer.result, spec, block=ready.block,
                                           lds_bytes=ready.lds_bytes,

@@ -568,3 +568,15 @@ def return_from_nested_loop_no_barrier(out):
                 out[t] = 1
                 return
     out[t] = 2
+
+
+def while_walks_past_end(out, n):
+    i = hip.threadIdx.x
+    while i <= n:  # <= : one step too far
+        out[i] = 1.0
+        i += hip.blockDim.x
+
+
+def grid_stride_past_end(out, n):
+    for i in range(hip.grid(1), n + 1, hip.gridsize(1)):
+        out[i] = 2.0
