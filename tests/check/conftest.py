@@ -1,15 +1,11 @@
 """Fixtures for the sanitizer tests: a checked launcher and a short watchdog."""
 
-import sys
-from pathlib import Path
 
 import pytest
 
 from gpusim.config import config
 from gpusim.devices import get_spec
 from gpusim.engine import launch
-
-sys.path.insert(0, str(Path(__file__).parent))  # tests import buggy_kernels
 
 
 @pytest.fixture(scope="session")

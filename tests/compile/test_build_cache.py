@@ -5,7 +5,7 @@ import subprocess
 import sys
 import textwrap
 
-import golden_kernels as G
+import kernels as G
 import numba
 
 from gpusim.compile.pipeline import compile_kernel
@@ -13,7 +13,7 @@ from gpusim.compile.pipeline import compile_kernel
 SCRIPT = textwrap.dedent("""
     import sys, numba
     sys.path.insert(0, {here!r})
-    import golden_kernels as G
+    import kernels as G
     from gpusim.compile.pipeline import compile_kernel
     f32 = numba.types.float32[::1]
     ck = compile_kernel(G.block_sum, (f32, f32), wave_size=64)
@@ -24,7 +24,7 @@ SCRIPT = textwrap.dedent("""
 
 def test_a_new_process_loads_the_compiled_kernel_from_disk(tmp_path):
     env = dict(os.environ, GPUSIM_CACHE_DIR=str(tmp_path))
-    script = SCRIPT.format(here=os.path.dirname(__file__))
+    script = SCRIPT.format(here=os.path.dirname(os.path.dirname(__file__)))
     runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                            text=True, check=True).stdout.split() for _ in range(2)]
     (hits1, misses1, path1), (hits2, misses2, path2) = runs

@@ -1,15 +1,11 @@
 """Fixtures for the engine tests: device specs and a one-line launcher."""
 
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gpusim.devices import get_spec
 from gpusim.engine import launch
-
-sys.path.insert(0, str(Path(__file__).parent))  # tests import the shared kernels module
 
 
 @pytest.fixture(scope="session")

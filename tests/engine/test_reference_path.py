@@ -8,11 +8,11 @@ import pytest
 from gpusim.errors import HipError
 
 
-def test_block_reduce(run, rng):
-    x = rng.random(300)
-    out = np.zeros(2)
-    run(K.block_reduce, 2, 256, x, out)
-    np.testing.assert_allclose(out, [x[:256].sum(), x[256:].sum()])
+def test_block_sum(run, rng):
+    x = rng.random(300, dtype=np.float32)
+    out = np.zeros(2, np.float32)
+    run(K.block_sum, 2, 256, x, out)
+    np.testing.assert_allclose(out, [x[:256].sum(), x[256:].sum()], rtol=1e-5)
 
 
 def test_wave_collectives_and_atomics(run, rng):

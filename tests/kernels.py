@@ -1,10 +1,20 @@
-"""Kernels shared by the engine tests (module level, so each compiles once per process).
+"""The one catalogue of test kernels: every suite (engine, sanitizer, tracing, AMDGPU,
+golden files) and the benchmarks launch kernels from here, written as the course writes
+them (``hip`` is the kernel language; the numba.cuda spelling names the same stubs).
 
-Written the way the course writes them; ``hip`` is the kernel language.
+Plain functions: a test launches them through the engine (``run`` fixtures), wraps them
+with ``hip.jit`` (``jitted``), or compiles them for the AMDGPU back end. Statements that
+tests point at carry a ``# LINE: tag`` comment (``line_of``).
+
+>>> line_of(oob_write, "oob") == oob_write.__code__.co_firstlineno + 3
+True
 """
 
+import inspect
 import math
+from types import SimpleNamespace
 
+import numba
 import numpy as np
 
 from gpusim.compile import lang as cuda  # the numba.cuda spelling names the same stubs
@@ -13,8 +23,59 @@ from gpusim.compile.lang import DeviceFunction
 
 TILE = 16
 BLOCK = 256
+F32 = np.float32
 
 
+def line_of(kernel, tag: str) -> int:
+    """The file line of the statement marked ``# LINE: tag`` in ``kernel``."""
+    lines, first = inspect.getsourcelines(kernel)
+    return first + next(i for i, ln in enumerate(lines) if f"# LINE: {tag}" in ln)
+
+
+def jitted(*names: str) -> SimpleNamespace:
+    """``hip.jit`` kernels of the named catalogue functions (for runtime launches)."""
+    from gpusim import hip as public
+
+    return SimpleNamespace(**{n: public.jit(globals()[n]) for n in names})
+
+
+# -- canonical (golden files, benchmarks, reductions) ----------------------------------------------
+def saxpy(a, x, y, out):
+    i = hip.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + y[i]
+
+
+def block_sum(x, out):
+    s = hip.shared.array(256, np.float32)
+    tid = hip.threadIdx.x
+    i = hip.blockIdx.x * hip.blockDim.x + tid
+    s[tid] = x[i] if i < x.size else 0.0
+    hip.syncthreads()
+    stride = hip.blockDim.x // 2
+    while stride > 0:
+        if tid < stride:
+            s[tid] += s[tid + stride]
+        hip.syncthreads()
+        stride //= 2
+    if tid == 0:
+        out[hip.blockIdx.x] = s[0]
+
+
+def wave_sum(x, out):
+    i = hip.grid(1)
+    if i >= x.size:
+        return
+    v = x[i]
+    off = hip.warpsize // 2
+    while off > 0:
+        v += hip.shfl_down(v, off)
+        off //= 2
+    if hip.laneid == 0:
+        hip.atomic.add(out, 0, v)
+
+
+# -- engine: language, barriers, wavefronts, atomics, control flow ---------------------------------
 # -- barrier-free ------------------------------------------------------------------------
 def vadd(a, b, out):
     i = hip.grid(1)
@@ -105,22 +166,6 @@ def transpose_padded(a, out):
         out[y, x] = tile[hip.threadIdx.x, hip.threadIdx.y]
 
 
-def block_reduce(x, out):
-    s = hip.shared.array(BLOCK, np.float64)
-    tid = hip.threadIdx.x
-    i = hip.blockIdx.x * hip.blockDim.x + tid
-    s[tid] = x[i] if i < x.size else 0.0
-    hip.syncthreads()
-    stride = hip.blockDim.x // 2
-    while stride > 0:
-        if tid < stride:
-            s[tid] += s[tid + stride]
-        hip.syncthreads()
-        stride //= 2
-    if tid == 0:
-        out[hip.blockIdx.x] = s[0]
-
-
 def inclusive_scan(x, out):
     """Hillis-Steele scan of one block (the temp value crosses a barrier)."""
     s = hip.shared.array(BLOCK, np.int64)
@@ -169,7 +214,7 @@ def dynamic_reverse(x, out):
     out[hip.blockIdx.x * n + t] = buf[n - 1 - t]
 
 
-def histogram(data, bins):
+def histogram_lds(data, bins):
     local = hip.shared.array(16, np.int32)
     t = hip.threadIdx.x
     if t < 16:
@@ -290,12 +335,6 @@ def all_return_then_loop(x, out):
         hip.syncthreads()
         n //= 2
     out[i] = n
-
-
-def divergent_barrier(out):
-    if hip.threadIdx.x < 32:
-        hip.syncthreads()
-    out[hip.threadIdx.x] = 1
 
 
 def barrier_in_uniform_branch(flag, out):
@@ -443,13 +482,6 @@ def atomic_all(out, n):
         hip.atomic.xor(out, 9, 1 << (i % 8))
 
 
-# -- faults ------------------------------------------------------------------------------
-def oob_write(out, n):
-    i = hip.grid(1)
-    if i < n:  # n is larger than the array: the bug
-        out[i] = 1.0
-
-
 def oob_read(x, out):
     i = hip.grid(1)
     if i < out.size:
@@ -580,3 +612,300 @@ def while_walks_past_end(out, n):
 def grid_stride_past_end(out, n):
     for i in range(hip.grid(1), n + 1, hip.gridsize(1)):
         out[i] = 2.0
+
+
+# -- faults ----------------------------------------------------------------------------------------
+def oob_write(out, n):
+    i = hip.grid(1)
+    if i < n:  # n is larger than the array: the bug
+        out[i] = 1.0  # LINE: oob
+
+
+def divergent_barrier(out):
+    t = hip.threadIdx.x
+    if t < 16:
+        hip.syncthreads()  # LINE: divergent
+    out[t] = t
+
+
+# -- sanitizer: one bug each, and their fixes ------------------------------------------------------
+def reduce_no_first_barrier(x, out):
+    s = hip.shared.array(64, numba.float32)
+    t = hip.threadIdx.x
+    s[t] = x[hip.grid(1)]  # LINE: store
+    # (missing hip.syncthreads() here)
+    stride = 32
+    while stride > 0:
+        if t < stride:
+            s[t] += s[t + stride]  # LINE: add
+        hip.syncthreads()
+        stride //= 2
+    if t == 0:
+        out[hip.blockIdx.x] = s[0]
+
+
+def warp_sync_reduce(x, out):
+    s = hip.shared.array(64, numba.float32)
+    t = hip.threadIdx.x
+    s[t] = x[t]
+    hip.syncthreads()
+    if t < 32:  # the classic "last wavefront needs no barrier" unrolling
+        s[t] += s[t + 32]  # LINE: warp32
+        s[t] += s[t + 16]  # LINE: warp16
+        s[t] += s[t + 8]
+        s[t] += s[t + 4]
+        s[t] += s[t + 2]
+        s[t] += s[t + 1]
+    if t == 0:
+        out[0] = s[0]
+
+
+def warp_sync_reduce_fixed(x, out):
+    s = hip.shared.array(64, numba.float32)
+    t = hip.threadIdx.x
+    s[t] = x[t]
+    hip.syncthreads()
+    offset = 32
+    while offset > 0:
+        v = s[t + offset] if t < offset else 0.0
+        hip.syncwarp()
+        if t < offset:
+            s[t] += v
+        hip.syncwarp()
+        offset //= 2
+    if t == 0:
+        out[0] = s[0]
+
+
+def lds_histogram(x, bins):
+    h = hip.shared.array(8, numba.int32)
+    t = hip.threadIdx.x
+    if t < 8:
+        h[t] = 0
+    hip.syncthreads()
+    hip.atomic.add(h, x[hip.grid(1)] % 8, 1)
+    hip.syncthreads()
+    if t < 8:
+        hip.atomic.add(bins, t, h[t])
+
+
+def uninit_lds(out):
+    s = hip.shared.array(64, numba.float32)
+    t = hip.threadIdx.x
+    if t < 32:
+        s[t] = 1.0
+    hip.syncthreads()
+    out[t] = s[t]  # LINE: uninit
+
+
+def global_race(out):
+    i = hip.grid(1)
+    out[i % 64] = i  # LINE: gwrite -- every block writes the same 64 elements
+
+
+def global_neighbour(a):
+    i = hip.grid(1)
+    if i + 1 < a.size:
+        a[i] = a[i + 1] * 2.0  # LINE: gneighbour
+
+
+def global_atomics(counter, out):
+    i = hip.grid(1)
+    hip.atomic.add(counter, 0, 1)
+    out[i] = i  # disjoint: each thread its own element
+
+
+def spin_while(flag):
+    while flag[0] == 0:  # LINE: spin
+        pass
+
+
+def spin_for(out):
+    acc = 0
+    for k in range(10**12):  # LINE: forever
+        acc += k & 3
+    out[0] = acc
+
+
+def transpose_tiled(a, out):
+    tile = hip.shared.array((16, 17), numba.float32)  # 2D LDS, padded
+    tx, ty = hip.threadIdx.x, hip.threadIdx.y
+    x, y = hip.grid(2)
+    if y < a.shape[0] and x < a.shape[1]:
+        tile[ty, tx] = a[y, x]
+    hip.syncthreads()
+    ox = hip.blockIdx.y * 16 + tx
+    oy = hip.blockIdx.x * 16 + ty
+    if oy < out.shape[0] and ox < out.shape[1]:
+        out[oy, ox] = tile[tx, ty]
+
+
+def transpose_no_barrier(a, out):
+    tile = hip.shared.array((16, 17), numba.float32)
+    tx, ty = hip.threadIdx.x, hip.threadIdx.y
+    x, y = hip.grid(2)
+    tile[ty, tx] = a[y, x]  # LINE: tstore
+    ox = hip.blockIdx.y * 16 + tx
+    oy = hip.blockIdx.x * 16 + ty
+    out[oy, ox] = tile[tx, ty]  # LINE: tload
+
+
+def dynamic_shift(x, out):
+    s = hip.shared.array(0, numba.float32)  # dynamic LDS: sized by the launch
+    t = hip.threadIdx.x
+    s[t] = x[t]
+    hip.syncthreads()
+    out[t] = s[(t + 1) % hip.blockDim.x]
+
+
+def dynamic_shift_no_barrier(x, out):
+    s = hip.shared.array(0, numba.float32)
+    t = hip.threadIdx.x
+    s[t] = x[t]
+    out[t] = s[(t + 1) % hip.blockDim.x]
+
+
+def same_thread_read_write(out):
+    s = hip.shared.array(64, numba.int32)
+    t = hip.threadIdx.x
+    s[t] = t
+    s[t] = s[t] * 2  # one thread reads and writes its own element: not a race
+    s[t] += 1
+    out[t] = s[t]
+
+
+def race_then_oob(out):
+    i = hip.grid(1)
+    out[i % 64] = i  # blocks 0 and 1 race here first
+    out[i // 2] = 1.0  # LINE: late_oob -- block 2 goes past the end
+
+
+# -- memory traces ---------------------------------------------------------------------------------
+def copy_strided(a, b, stride):
+    """b[i] = a[i * stride]: stride 1 is coalesced, 32 floats is one line per lane."""
+    i = hip.grid(1)
+    if i < b.size:
+        b[i] = a[(i * stride) % a.size]
+
+
+def copy_gather(a, b, idx):
+    i = hip.grid(1)
+    if i < b.size:
+        b[i] = a[idx[i]]
+
+
+def transpose_lds(a, out):
+    """32x32 tiles through LDS; the column read hits one bank 32 times."""
+    tile = hip.shared.array((32, 32), np.float32)
+    tx, ty = hip.threadIdx.x, hip.threadIdx.y
+    tile[ty, tx] = a[hip.blockIdx.y * 32 + ty, hip.blockIdx.x * 32 + tx]
+    hip.syncthreads()
+    out[hip.blockIdx.x * 32 + ty, hip.blockIdx.y * 32 + tx] = tile[tx, ty]
+
+
+def transpose_lds_padded(a, out):
+    """The same with one float of padding per row: the column read is conflict-free."""
+    tile = hip.shared.array((32, 33), np.float32)
+    tx, ty = hip.threadIdx.x, hip.threadIdx.y
+    tile[ty, tx] = a[hip.blockIdx.y * 32 + ty, hip.blockIdx.x * 32 + tx]
+    hip.syncthreads()
+    out[hip.blockIdx.x * 32 + ty, hip.blockIdx.y * 32 + tx] = tile[tx, ty]
+
+
+def matmul_naive(A, B, C, n):
+    row = hip.blockIdx.y * hip.blockDim.y + hip.threadIdx.y
+    col = hip.blockIdx.x * hip.blockDim.x + hip.threadIdx.x
+    if row < n and col < n:
+        acc = np.float32(0.0)
+        for k in range(n):
+            acc += A[row, k] * B[k, col]
+        C[row, col] = acc
+
+
+def accumulate(a, out):
+    """out[i] += a[i]: a plain read-modify-write is a load and a store."""
+    i = hip.grid(1)
+    if i < out.size:
+        out[i] += a[i]
+
+
+def private_scratch(a, out):
+    """A local (private) array lives in registers/scratch, not in global memory."""
+    tmp = hip.local.array(4, np.float32)
+    i = hip.grid(1)
+    for k in range(4):
+        tmp[k] = a[i] * k
+    out[i] = tmp[0] + tmp[1] + tmp[2] + tmp[3]
+
+
+def out_of_bounds(a):
+    i = hip.grid(1)
+    a[i + 1] = 1.0
+
+
+# -- AMDGPU back end -------------------------------------------------------------------------------
+def histogram(x, bins):
+    i = hip.grid(1)
+    stride = hip.gridsize(1)
+    while i < x.size:
+        hip.atomic.add(bins, x[i] % bins.size, 1)
+        i += stride
+
+
+def with_print(x):
+    i = hip.grid(1)
+    print(i)  # device printf: not lowered
+    x[i] = 0
+
+
+def with_tan(x):
+    s = hip.shared.array(128, np.float32)
+    s[hip.threadIdx.x] = math.tan(x[0])
+    x[0] = s[0]
+
+
+def bounded_copy(x, out):
+    i = hip.grid(1)
+    if i < x.size:
+        out[i] = x[i]
+
+
+WEIGHTS = np.arange(8, dtype=np.float32)
+
+
+def everything(x, out, n, flag):
+    """One kernel touching every construct the lowering supports."""
+    i, j = hip.grid(2)
+    w = hip.const.array_like(WEIGHTS)
+    loc = hip.local.array(4, np.int32)
+    for q in range(4):
+        loc[q] = q * i
+    v = x[i]
+    mask = hip.ballot(v > 0)
+    count = hip.syncthreads_count(v > 0)
+    out[i] = hip.popc(mask) + hip.ffs(np.int32(i)) + hip.clz(np.int64(j)) + count
+    out[i] += loc[i % 4] + hip.brev(np.uint32(n)) + w[i % 8] + hip.gridsize(1)
+    out[i] += math.sqrt(abs(v)) + math.exp(np.float32(v)) + min(v, 2.0) + max(i, j)
+    out[i] += (v // 3) + (v % 3) + v ** 2 + i // 7 + i % 5 + np.float32(v) ** 0.5
+    out[i] += hip.fma(v, v, 1.0) + math.floor(v) + np.fmax(v, 0.5) + (-i) + (~j)
+    if flag and hip.any(v < 0) or not hip.all(v > -1):
+        out[i] -= hip.shfl_xor(v, 1) + hip.shfl_up(i, 1) + hip.shfl(np.float64(v), 0)
+    old = hip.atomic.cas(out, 0, 1.0, 2.0)
+    hip.atomic.max(out, 1, old)
+    hip.atomic.inc(loc, 0, 3)
+    k = n
+    while k > 0:
+        k -= 1
+        if k == 3:
+            continue
+        if k == 7:
+            break
+        out[k] = k if k % 2 else -k
+    for k in range(n, 0, -2):
+        out[k] += hip.blockDim.y * hip.gridDim.z + hip.threadIdx.z
+    assert i >= 0
+    hip.threadfence()
+    hip.syncwarp()
+    if n < 0:
+        return
+    out[0] = hip.activemask() + hip.warpsize
