@@ -1,6 +1,7 @@
 """The watchdog stops runaway kernels, Ctrl-C stops a launch, and the next one runs."""
 
 import _thread
+import signal
 import threading
 import time
 
@@ -41,7 +42,17 @@ def test_runaway_loop_is_stopped_naming_kernel_and_loop(run, watchdog_1s, kernel
     vadd_still_works(run)
 
 
-def test_ctrl_c_stops_the_launch_and_the_emulator_stays_usable(run):
+@pytest.fixture
+def sigint_raises():
+    """Python's own Ctrl-C handler, as in a terminal or a Jupyter kernel. A test run
+    started in the background by a shell script inherits SIGINT ignored, and then
+    interrupt_main() does nothing (Python docs, _thread.interrupt_main)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_stops_the_launch_and_the_emulator_stays_usable(run, sigint_raises):
     args = (np.zeros(1, np.int64),)
     compiled(K.spin_for, args, False)
     timer = threading.Timer(0.5, _thread.interrupt_main)  # as Jupyter's "interrupt kernel"
