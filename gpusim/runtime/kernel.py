@@ -158,8 +158,9 @@ class Kernel:
                shared_bytes: int = 0) -> None:
         """Queue the kernel on ``stream`` (hipLaunchKernelGGL): checked and compiled now,
         run when the stream reaches it."""
-        spec = current_device().spec
-        staged = stage(self, args, stream)
+        device = current_device()
+        spec = device.spec
+        staged = stage(self, args, stream, device.ordinal)
         # config.launch_mode: the checked path, else a trace for profile(memory=True)
         traced = kernel_trace.tracing_requested()
         tracer = (kernel_trace.tracer_for(args, staged.copies)

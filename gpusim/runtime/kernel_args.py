@@ -3,6 +3,8 @@
     DeviceArray (alive)      its device memory (``device_view()``)
     DeviceArray (freed)      HipError(hipErrorIllegalAddress): use after free, naming the
                              parameter (on a GPU the kernel would fault on that memory)
+    another GPU's array      allowed once hipDeviceEnablePeerAccess was called, else
+                             HipError(hipErrorInvalidDevicePointer) (``peer.py``)
     host NumPy array         a temporary device array, copied in before the kernel and
                              back after it (numba.cuda's convenience; two copies)
     number                   passed by value
@@ -13,7 +15,7 @@
 >>> from gpusim.runtime.darray import to_device
 >>> def k(a, n):
 ...     pass
->>> staged = stage(k, (to_device(np.ones(3)), 2), stream=0)
+>>> staged = stage(k, (to_device(np.ones(3)), 2), stream=0, device=0)
 >>> type(staged.values[0]).__name__, staged.values[1], staged.copies
 ('ndarray', 2, [])
 """
@@ -28,6 +30,7 @@ import numpy as np
 from gpusim.engine import bad_argument
 from gpusim.errors import hipError_t
 from gpusim.runtime.darray import DeviceArray, to_device
+from gpusim.runtime.peer import check_kernel_access
 
 
 @dataclass
@@ -62,13 +65,15 @@ def check_alive(kernel: Any, args: tuple, when: str) -> None:
                 kind="use after free", code=hipError_t.hipErrorIllegalAddress)
 
 
-def stage(kernel: Any, args: tuple, stream: Any) -> Staged:
-    """The engine's view of each argument; host arrays get a device array (allocated,
-    not yet copied: ``Staged.copy_in``)."""
+def stage(kernel: Any, args: tuple, stream: Any, device: int) -> Staged:
+    """The engine's view of each argument for a launch on ``device``; host arrays get a
+    device array (allocated, not yet copied: ``Staged.copy_in``)."""
     check_alive(kernel, args, "was launched")
     values, copies = [], []
     for arg in args:
         if isinstance(arg, DeviceArray):
+            check_kernel_access(device, arg,
+                                origin=f"kernel '{getattr(kernel, '__name__', kernel)}'")
             arg = arg.device_view()
         elif isinstance(arg, np.ndarray):
             tmp = to_device(arg, stream=stream, copy=False)

@@ -113,3 +113,20 @@ def test_profile_topology_is_validated():
         dataclasses.replace(spec, gpus_per_package=2)
     with pytest.raises(DeviceProfileError, match="peer_link_gbs"):
         dataclasses.replace(spec, peer_links_per_gpu=0, fully_connected=False)
+
+
+def test_a_kernel_reads_a_peers_buffer_only_with_peer_access():
+    from kernels import jitted
+
+    k = jitted("vadd").vadd
+    hip.hipSetDevice(2)
+    a = hip.to_device(np.arange(256.0))
+    hip.hipSetDevice(0)
+    b, out = hip.to_device(np.ones(256)), hip.device_array(256)
+    with pytest.raises(hip.HipError, match="without peer access") as err:
+        k[1, 256](a, b, out)
+    assert err.value.code == hip.hipErrorInvalidDevicePointer
+    assert "kernel 'vadd'" in str(err.value)
+    hip.hipDeviceEnablePeerAccess(2, 0)
+    k[1, 256](a, b, out)
+    np.testing.assert_array_equal(out.copy_to_host(), np.arange(256.0) + 1)
