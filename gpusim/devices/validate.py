@@ -33,6 +33,9 @@ ZERO_ALLOWED: frozenset[str] = frozenset(
         "agprs_per_simd_lane",
         "infinity_cache_bytes",
         "infinity_cache_line_bytes",
+        "infinity_cache_gbs",
+        "matrix_fp32_tflops",
+        "matrix_fp64_tflops",
         "peer_link_gbs",
         "compute_capability",
     }
