@@ -8,6 +8,8 @@ when a traced kernel completes, small enough to keep in every record::
                order), counted per outcome (hit, miss, write)
     reuse      per cache level: reuse-distance histogram (per CU's vL1D, per XCD's L2)
                and the level's capacity in lines
+    sites      each LDS site's example wave gets the phase (clock group) of every lane
+               and its conflict degree (memsim.lds), for the bank view
     exec       EXEC masks (active lanes) at each memory instruction of the first waves,
                and per source line the average active lanes (the divergence view)
 
@@ -22,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from gpusim.devices import DeviceSpec
-from gpusim.memsim import GpuMemoryResult, Trace
+from gpusim.memsim import GpuMemoryResult, Trace, bank_conflicts
+from gpusim.memsim.lds import phase_of_lane
 from gpusim.memsim.reuse import histogram, reuse_distances
 from gpusim.memsim.streams import OUTCOME_NAMES
 
@@ -31,9 +34,25 @@ EXEC_WAVES, EXEC_ROWS = 16, 64  # waves kept for the divergence view, rows per w
 
 
 def view_data(trace: Trace, mem: GpuMemoryResult, spec: DeviceSpec) -> dict[str, Any]:
-    """The four entries above (module docstring)."""
-    return {"dispatch": dispatch_data(trace, mem), "heatmap": heatmap_data(mem),
-            "reuse": reuse_data(mem, spec), "exec": exec_data(trace)}
+    """The entries above (module docstring), and the device they were modelled on."""
+    return {"device": spec.key, "dispatch": dispatch_data(trace, mem),
+            "heatmap": heatmap_data(mem), "reuse": reuse_data(mem, spec),
+            "exec": exec_data(trace)}
+
+
+def add_lds_phases(sites: list[dict[str, Any]], spec: DeviceSpec) -> None:
+    """Give each LDS site's example the lanes' phases and the example's degree."""
+    for site in sites:
+        if site["space"] != "lds":
+            continue
+        ex, store = site["example"], site["kind"] != "load"
+        lanes = len(ex["addr"])
+        ex["phase"] = [int(phase_of_lane(lane, site["bytes_per_lane"], store, lanes,
+                                         spec.lds_banks, spec.lds_bank_width_bytes))
+                       for lane in range(lanes)]
+        ex["degree"] = int(bank_conflicts(ex["addr"], ex["active"], site["bytes_per_lane"],
+                                          store, spec.lds_banks,
+                                          spec.lds_bank_width_bytes).degree[0])
 
 
 def dispatch_data(trace: Trace, mem: GpuMemoryResult) -> dict[str, Any]:

@@ -1,0 +1,76 @@
+"""What views accept: a kernel record, a list of them, or a ``Profile``; and the device.
+
+Views read profile records only (``gpusim.profiler``). A view that draws the memory
+model needs a kernel traced under ``gpusim.profile(memory=True)``; given anything else
+it says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from gpusim.devices import DeviceSpec, get_spec
+from gpusim.profiler import KernelRecord, Profile, Record
+from gpusim.viz.base import ViewError
+
+TRACE_HINT = ("record the launch inside `with gpusim.profile(memory=True) as prof:` and pass "
+              "prof or prof.kernels[i]")
+
+
+def records_of(obj: Any) -> list[Record]:
+    """Every record in a Profile, a list of records, or one record."""
+    if isinstance(obj, Profile):
+        return list(obj.records)
+    if isinstance(obj, Record):
+        return [obj]
+    if isinstance(obj, Iterable) and not isinstance(obj, (str, bytes)):
+        found = list(obj)
+        if all(isinstance(r, Record) for r in found):
+            return found
+    raise ViewError(f"expected a profile record, a list of records or a Profile, got "
+                    f"{type(obj).__name__}; {TRACE_HINT}")
+
+
+def traced_kernels(obj: Any, view: str) -> list[KernelRecord]:
+    """Kernel records that carry the memory model's results (``record.memory``)."""
+    kernels = [r for r in records_of(obj) if isinstance(r, KernelRecord)]
+    traced = [k for k in kernels if k.memory.get("device")]
+    if not traced:
+        what = "no kernel records" if not kernels else "kernels that were not traced"
+        raise ViewError(f"{view} needs a traced kernel, got {what}: {TRACE_HINT}")
+    return traced
+
+
+def spec_of(record: KernelRecord) -> DeviceSpec:
+    """The device profile a traced kernel was modelled on."""
+    return get_spec(record.memory["device"])
+
+
+def kernel_label(i: int, k: KernelRecord) -> str:
+    return f"{i}: {k.name} grid {k.grid[0]}x{k.grid[1]} block {k.block[0]}x{k.block[1]}"
+
+
+def site_options(record: KernelRecord, space: str) -> list[tuple[str, int]]:
+    """(label, site index) of a kernel's memory instructions in one space, by line."""
+    out = []
+    for i, s in enumerate(record.memory["sites"]):
+        if s["space"] == space:
+            out.append((f"line {s['line']}: {s['text']} ({s['array']} {s['kind']})", i))
+    return out
+
+
+def pick_site(record: KernelRecord, space: str, line: int | None, view: str) -> int:
+    """The site index for ``line`` (the first one in ``space`` when None)."""
+    options = site_options(record, space)
+    if not options:
+        raise ViewError(f"{view}: kernel {record.name!r} has no {space} memory instruction")
+    if line is None:
+        return options[0][1]
+    sites = record.memory["sites"]
+    for _, i in options:
+        if sites[i]["line"] == line:
+            return i
+    lines = sorted({sites[i]["line"] for _, i in options})
+    raise ViewError(f"{view}: kernel {record.name!r} has no {space} access on line {line}; "
+                    f"its {space} accesses are on lines {lines}")
