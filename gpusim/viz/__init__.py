@@ -17,7 +17,9 @@ engine)::
 """
 
 from gpusim.viz.base import View, ViewError
+from gpusim.viz.coalescing import coalescing
+from gpusim.viz.lds_banks import lds_banks
 from gpusim.viz.memory_chart import memory_chart
 from gpusim.viz.occupancy import occupancy
 
-__all__ = ["View", "ViewError", "memory_chart", "occupancy"]
+__all__ = ["View", "ViewError", "coalescing", "lds_banks", "memory_chart", "occupancy"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from gpusim.devices import DeviceSpec, get_spec
 from gpusim.profiler import KernelRecord, Profile, Record
-from gpusim.viz.base import ViewError
+from gpusim.viz.base import ViewError, dropdown
 
 TRACE_HINT = ("record the launch inside `with gpusim.profile(memory=True) as prof:` and pass "
               "prof or prof.kernels[i]")
@@ -74,3 +74,27 @@ def pick_site(record: KernelRecord, space: str, line: int | None, view: str) -> 
     lines = sorted({sites[i]["line"] for _, i in options})
     raise ViewError(f"{view}: kernel {record.name!r} has no {space} access on line {line}; "
                     f"its {space} accesses are on lines {lines}")
+
+
+class KernelSite:
+    """A kernel dropdown and an instruction dropdown that follows it (coalescing, banks)."""
+
+    def __init__(self, kernels: list[KernelRecord], space: str, line: int | None, view: str,
+                 kernel: int = 0) -> None:
+        self.kernels, self.space = kernels, space
+        with_space = [(kernel_label(i, k), i) for i, k in enumerate(kernels)
+                      if site_options(k, space)]
+        if not with_space:
+            raise ViewError(f"{view}: no traced kernel has a {space} memory instruction")
+        first = kernel if any(i == kernel for _, i in with_space) else with_space[0][1]
+        self.kernel = dropdown("kernel", with_space, first)
+        self.site = dropdown("instruction", site_options(kernels[first], space),
+                             pick_site(kernels[first], space, line, view))
+
+    def current(self) -> tuple[KernelRecord, dict[str, Any]]:
+        """The chosen kernel and site (re-listing the sites when the kernel changed)."""
+        k = self.kernels[self.kernel.value]
+        options = site_options(k, self.space)
+        if list(self.site.options) != options:
+            self.site.options = options
+        return k, k.memory["sites"][self.site.value]
