@@ -1,11 +1,15 @@
 """Profiling: records emitted by the runtime, collected by ``gpusim.profile()``.
 
     records.py   plain dataclasses: KernelRecord, CopyRecord, MemsetRecord, ...
-    session.py   the ``profile()`` context manager, summary table, rocprofv3-style CSV
+    collective.py  CollectiveRecord (RCCL calls) and their chunk Transfers
+    format.py    how records read: one-line summaries, HTML tables, us/ms
+    session.py   the ``profile()`` context manager, rocprofv3-style CSV
+    summary.py   ``Profile.summary()``: time, kernels' counters, memory traffic
 
 Views (gpusim.viz) and tables read these records, never engine internals.
 """
 
+from gpusim.profiler.collective import CollectiveRecord, Transfer
 from gpusim.profiler.records import (
     CopyRecord,
     HostRecord,
@@ -16,5 +20,5 @@ from gpusim.profiler.records import (
 )
 from gpusim.profiler.session import Profile, emit, profile, profiling
 
-__all__ = ["CopyRecord", "HostRecord", "KernelRecord", "MemsetRecord", "MigrationRecord",
-           "Record", "Profile", "emit", "profile", "profiling"]
+__all__ = ["CollectiveRecord", "Transfer", "CopyRecord", "HostRecord", "KernelRecord",
+           "MemsetRecord", "MigrationRecord", "Record", "Profile", "emit", "profile", "profiling"]

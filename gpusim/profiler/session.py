@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from gpusim.profiler.collective import CollectiveRecord
 from gpusim.profiler.records import (
     CopyRecord,
     KernelRecord,
@@ -72,6 +73,10 @@ class Profile:
     @property
     def memsets(self) -> list[MemsetRecord]:
         return [r for r in self._complete() if isinstance(r, MemsetRecord)]
+
+    @property
+    def collectives(self) -> list[CollectiveRecord]:
+        return [r for r in self._complete() if isinstance(r, CollectiveRecord)]
 
     @property
     def migrations(self) -> list[MigrationRecord]:

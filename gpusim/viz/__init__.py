@@ -17,9 +17,16 @@ engine)::
 """
 
 from gpusim.viz.base import View, ViewError
+from gpusim.viz.cache_heatmap import cache_heatmap
 from gpusim.viz.coalescing import coalescing
+from gpusim.viz.collectives import collectives
+from gpusim.viz.dispatch import dispatch
+from gpusim.viz.divergence import divergence
 from gpusim.viz.lds_banks import lds_banks
 from gpusim.viz.memory_chart import memory_chart
 from gpusim.viz.occupancy import occupancy
+from gpusim.viz.roofline import roofline
+from gpusim.viz.timeline import timeline
 
-__all__ = ["View", "ViewError", "coalescing", "lds_banks", "memory_chart", "occupancy"]
+__all__ = ["View", "ViewError", "cache_heatmap", "coalescing", "collectives", "dispatch",
+           "divergence", "lds_banks", "memory_chart", "occupancy", "roofline", "timeline"]

@@ -67,7 +67,8 @@ def coalescing(records: Any, line: int | None = None) -> View:
                       "color": colors}
         per_line.data = {"line": list(range(len(d["used"]))), "used": d["used"]}
         moved = len(d["used"]) * spec.l1_line_bytes
-        return [("kernel", k.name), ("instruction", f"line {site['line']}: {site['text']} ({site['array']} "
+        return [("kernel", k.name),
+                ("instruction", f"line {site['line']}: {site['text']} ({site['array']} "
                                 f"{site['kind']}, {site['bytes_per_lane']} B per lane)"),
                 ("example wave", f"wave {ex['wave']}: {sum(ex['active'])} active lanes -> "
                                  f"{len(d['used'])} line requests"),
