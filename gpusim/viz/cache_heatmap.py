@@ -46,7 +46,20 @@ def reuse_bars(reuse: dict[str, Any]) -> dict[str, list]:
 
 
 def cache_heatmap(records: Any) -> View:
-    """Heat map and reuse histogram of a traced kernel (module docstring)."""
+    """Heat map and reuse histogram of a traced kernel (module docstring).
+
+    >>> import numpy as np, gpusim
+    >>> from gpusim import hip
+    >>> @hip.jit
+    ... def copy2(a, b):
+    ...     i = hip.grid(1)
+    ...     b[i] = a[2 * i % a.size]
+    >>> a = hip.to_device(np.ones(4096, np.float32)); b = hip.device_array_like(a)
+    >>> with gpusim.profile(memory=True) as prof:
+    ...     copy2[16, 256](a, b)
+    >>> dict(cache_heatmap(prof).summary)["requests"]
+    '0 hit, 256 miss, 128 write'
+    """
     kernels = traced_kernels(records, "cache_heatmap")
     pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)])
     level = dropdown("level", list(kernels[0].memory["heatmap"]))

@@ -44,7 +44,22 @@ def lanes_to_lines(addr: Any, active: Any, bytes_per_lane: int, line: int) -> di
 
 def coalescing(records: Any, line: int | None = None) -> View:
     """Lanes to cache lines for a global memory instruction (module docstring);
-    ``line``: its source line (default: the kernel's first global access)."""
+    ``line``: its source line (default: the kernel's first global access).
+
+    >>> import numpy as np, gpusim
+    >>> from gpusim import hip
+    >>> @hip.jit
+    ... def copy2(a, b):
+    ...     i = hip.grid(1)
+    ...     b[i] = a[2 * i % a.size]
+    >>> a = hip.to_device(np.ones(4096, np.float32)); b = hip.device_array_like(a)
+    >>> with gpusim.profile(memory=True) as prof:
+    ...     copy2[16, 256](a, b)
+    >>> v = coalescing(prof)
+    >>> v.controls["instruction"].value = 1      # the load of a[2 * i % a.size]
+    >>> dict(v.summary)["example wave"]
+    'wave 0: 64 active lanes -> 4 line requests'
+    """
     choice = KernelSite(traced_kernels(records, "coalescing"), "global", line, "coalescing")
     touch = ColumnDataSource({"lane": [], "line": [], "offset": [], "color": []})
     per_line = ColumnDataSource({"line": [], "used": []})

@@ -49,7 +49,15 @@ def step_arrows(record: CollectiveRecord, step: int) -> dict[str, list]:
 
 
 def collectives(records: Any) -> View:
-    """Steps and link use of collective calls (module docstring)."""
+    """Steps and link use of collective calls (module docstring).
+
+    >>> from gpusim.profiler import CollectiveRecord, Transfer
+    >>> ring = [Transfer(step=0, src=r, dst=(r + 1) % 2, chunk=r, nbytes=8) for r in (0, 1)]
+    >>> call = CollectiveRecord(name="ncclAllGather", device=0, stream=0, op="allgather",
+    ...                         ranks=(0, 1), nbytes=16, transfers=ring, end_ns=100, done=True)
+    >>> dict(collectives([call]).summary)["steps"]
+    '1; step 0: 2 transfers of 16 B'
+    """
     calls = [r for r in records_of(records) if isinstance(r, CollectiveRecord)]
     if not calls:
         raise ViewError("collectives: no CollectiveRecord in these records; profile an RCCL "

@@ -35,7 +35,20 @@ def resident(d: dict[str, Any], step: int) -> np.ndarray:
 
 
 def dispatch(records: Any) -> View:
-    """Workgroups over XCDs and CUs of a traced launch (module docstring)."""
+    """Workgroups over XCDs and CUs of a traced launch (module docstring).
+
+    >>> import numpy as np, gpusim
+    >>> from gpusim import hip
+    >>> @hip.jit
+    ... def copy2(a, b):
+    ...     i = hip.grid(1)
+    ...     b[i] = a[2 * i % a.size]
+    >>> a = hip.to_device(np.ones(4096, np.float32)); b = hip.device_array_like(a)
+    >>> with gpusim.profile(memory=True) as prof:
+    ...     copy2[16, 256](a, b)
+    >>> dict(dispatch(prof).summary)["workgroups per XCD"]
+    '2 2 2 2 2 2 2 2'
+    """
     kernels = traced_kernels(records, "dispatch")
     pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)])
     last = max(k.memory["dispatch"]["end"][-1] if k.memory["dispatch"]["end"] else 1

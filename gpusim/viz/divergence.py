@@ -39,7 +39,20 @@ def mask_cells(masks: list[int], wave_size: int) -> dict[str, list]:
 
 
 def divergence(records: Any) -> View:
-    """EXEC masks of a traced kernel's waves (module docstring)."""
+    """EXEC masks of a traced kernel's waves (module docstring).
+
+    >>> import numpy as np, gpusim
+    >>> from gpusim import hip
+    >>> @hip.jit
+    ... def copy2(a, b):
+    ...     i = hip.grid(1)
+    ...     b[i] = a[2 * i % a.size]
+    >>> a = hip.to_device(np.ones(4096, np.float32)); b = hip.device_array_like(a)
+    >>> with gpusim.profile(memory=True) as prof:
+    ...     copy2[16, 256](a, b)
+    >>> dict(divergence(prof).summary)["wave"]
+    '0: 2 memory instructions, 0 with lanes switched off'
+    """
     if hasattr(records, "py_func"):
         raise ViewError("divergence: pass the record of a launch, not the kernel: run it "
                         "inside `with gpusim.profile(memory=True) as prof:` and pass prof")

@@ -85,7 +85,8 @@ class KernelSite:
         with_space = [(kernel_label(i, k), i) for i, k in enumerate(kernels)
                       if site_options(k, space)]
         if not with_space:
-            raise ViewError(f"{view}: no traced kernel has a {space} memory instruction")
+            what = "an LDS access (hip.shared.array)" if space == "lds" else "a global access"
+            raise ViewError(f"{view}: none of these traced kernels has {what}")
         first = kernel if any(i == kernel for _, i in with_space) else with_space[0][1]
         self.kernel = dropdown("kernel", with_space, first)
         self.site = dropdown("instruction", site_options(kernels[first], space),
@@ -95,6 +96,9 @@ class KernelSite:
         """The chosen kernel and site (re-listing the sites when the kernel changed)."""
         k = self.kernels[self.kernel.value]
         options = site_options(k, self.space)
-        if list(self.site.options) != options:
+        if list(self.site.options) != options:  # keep the n-th instruction of the new kernel
+            old = [v for _, v in self.site.options]
+            n = old.index(self.site.value) if self.site.value in old else 0
             self.site.options = options
+            self.site.value = options[min(n, len(options) - 1)][1]
         return k, k.memory["sites"][self.site.value]

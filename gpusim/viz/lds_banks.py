@@ -90,7 +90,21 @@ def _panel(choice: KernelSite, name: str) -> tuple[dict, dict, Any]:
 def lds_banks(records: Any, line: int | None = None, *, compare: Any = None,
               compare_line: int | None = None) -> View:
     """Lanes x banks of an LDS instruction (module docstring); ``line``: its source line.
-    A second kernel with LDS accesses in ``records`` (or ``compare``) is drawn beside."""
+    A second kernel with LDS accesses in ``records`` (or ``compare``) is drawn beside.
+
+    >>> import numpy as np, gpusim
+    >>> from gpusim import hip
+    >>> @hip.jit
+    ... def column(out):
+    ...     tile = hip.shared.array((64, 32), np.float32)
+    ...     tile[hip.threadIdx.x, 0] = np.float32(1.0)     # a column: one bank
+    ...     out[hip.threadIdx.x] = tile[hip.threadIdx.x, 0]
+    >>> out = hip.device_array(64, np.float32)
+    >>> with gpusim.profile(memory=True) as prof:
+    ...     column[1, 64](out)
+    >>> dict(lds_banks(prof).summary)["A conflict degree"]
+    '32-way (example wave 0)'
+    """
     kernels = traced_kernels(records, "lds_banks")
     panels = [KernelSite(kernels, "lds", line, "lds_banks")]
     others = (traced_kernels(compare, "lds_banks") if compare is not None else

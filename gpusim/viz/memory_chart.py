@@ -90,7 +90,7 @@ def memory_chart(records: Any) -> View:
     >>> with gpusim.profile(memory=True) as prof:
     ...     copy[16, 256](a, b)
     >>> dict(memory_chart(prof).summary)["vL1D"]
-    'requests 128, hit rate 0%, 2 req/instr, coalescing 100%'
+    'requests 256, hit rate 0%, 2 req/instr, coalescing 100%'
     """
     kernels = traced_kernels(records, "memory_chart")
     pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)])

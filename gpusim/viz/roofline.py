@@ -91,7 +91,20 @@ def kernel_points(kernels: list[Any], levels: tuple[str, ...]) -> dict[str, list
 
 
 def roofline(records: Any, device: str | None = None) -> View:
-    """The roofline of a profile's traced kernels (module docstring)."""
+    """The roofline of a profile's traced kernels (module docstring).
+
+    >>> import numpy as np, gpusim
+    >>> from gpusim import hip
+    >>> @hip.jit
+    ... def copy2(a, b):
+    ...     i = hip.grid(1)
+    ...     b[i] = a[2 * i % a.size]
+    >>> a = hip.to_device(np.ones(4096, np.float32)); b = hip.device_array_like(a)
+    >>> with gpusim.profile(memory=True) as prof:
+    ...     copy2[16, 256](a, b)
+    >>> dict(roofline(prof).summary)["copy2"]
+    'no floating-point operations: not on the roofline'
+    """
     kernels = traced_kernels(records, "roofline")
     dev = dropdown("device", list_devices(), device or kernels[0].memory["device"])
     level = dropdown("level", [("all", "all"), *[(lv, lv) for lv in LEVELS]], "all")

@@ -27,7 +27,15 @@ def lanes(records: list[Any]) -> list[str]:
 
 
 def timeline(profile: Any) -> View:
-    """Records on modeled time per device and stream (module docstring)."""
+    """Records on modeled time per device and stream (module docstring).
+
+    >>> import numpy as np, gpusim
+    >>> from gpusim import hip
+    >>> with gpusim.profile() as prof:
+    ...     d = hip.to_device(np.zeros(1 << 20, np.float32))
+    >>> dict(timeline(prof).summary)["Copy time"]
+    '176 us'
+    """
     records = [r for r in records_of(profile) if r.done]
     if not records:
         raise ViewError("timeline: no completed records; profile some work first")
