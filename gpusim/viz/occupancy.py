@@ -90,24 +90,30 @@ def occupancy(kernel: Any = None, device: str = DEFAULT_DEVICE, *, block_size: i
         f.add_layout(marks[name])
         figures[name], sources[name], sources[name + "_point"] = f, curve, point
 
+    drawn: dict[str, tuple] = {}  # each curve's fixed inputs when last drawn
+
     def update() -> Summary:
         dev = controls["device"].value
+        spec = get_spec(dev)  # a spec, not a key: occupancy() then skips the profile lookup
         for name, (lo, hi, step) in _ranges(dev).items():  # the device sets the ranges
             s = sliders[name]  # widen, clamp the value, then narrow: min <= max throughout
             s.min, s.max, s.step = min(lo, s.min), max(hi, s.max), step
             s.value = min(max(s.value, lo), hi)
             s.min, s.max = lo, hi
         now = {name: s.value for name, s in sliders.items()}
-        o = occupancy_of(device=dev, agprs=agprs, **now)
+        o = occupancy_of(device=spec, agprs=agprs, **now)
         bars.data = {"resource": list(LIMITERS),
                      "waves": [o.limits[k] for k in LIMITERS],
                      "color": [HIGHLIGHT if k == o.limiter else OTHER for k in LIMITERS]}
         for name in CURVES:
             lo, hi, step = _ranges(dev)[name]
             fixed = {k: v for k, v in now.items() if k != name}
-            t = occupancy_table(name, range(lo, hi + 1, step), columns=True, device=dev,
-                                agprs=agprs, **fixed)
-            sources[name].data = {"x": t[name], "waves": t["waves_per_simd"]}
+            key = (dev, *fixed.values())
+            if drawn.get(name) != key:  # the moved resource's own curve stays as it is
+                t = occupancy_table(name, range(lo, hi + 1, step), columns=True, device=spec,
+                                    agprs=agprs, **fixed)
+                sources[name].data = {"x": t[name], "waves": t["waves_per_simd"]}
+                drawn[name] = key
             sources[name + "_point"].data = {"x": [now[name]], "waves": [o.waves_per_simd]}
             marks[name].location = now[name]
         return [("occupancy", f"{o.waves_per_simd} of {o.max_waves_per_simd} waves per SIMD "
