@@ -92,9 +92,11 @@ def summary_html(summary: Summary) -> str:
 def dropdown(description: str, options: Sequence[Any], value: Any = None) -> widgets.Dropdown:
     """A labelled dropdown; ``options`` as (label, value) pairs or plain values."""
     opts = list(options)
-    first = opts[0][1] if opts and isinstance(opts[0], tuple) else (opts[0] if opts else None)
+    values = [o[1] if isinstance(o, tuple) else o for o in opts]
+    if value is not None and value not in values:
+        raise ViewError(f"{description} {value!r} is not one of {values}")
     return widgets.Dropdown(description=description, options=opts,
-                            value=first if value is None else value,
+                            value=values[0] if value is None and values else value,
                             style={"description_width": "initial"})
 
 

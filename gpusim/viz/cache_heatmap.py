@@ -45,8 +45,9 @@ def reuse_bars(reuse: dict[str, Any]) -> dict[str, list]:
             "range": [f"{lo}-{hi - 1}" for lo, hi in zip(edges[:-1], edges[1:], strict=True)]}
 
 
-def cache_heatmap(records: Any) -> View:
-    """Heat map and reuse histogram of a traced kernel (module docstring).
+def cache_heatmap(records: Any, kernel: int = 0) -> View:
+    """Heat map and reuse histogram of a traced kernel (module docstring);
+    ``kernel``: which traced kernel of ``records`` to show first.
 
     >>> import numpy as np, gpusim
     >>> from gpusim import hip
@@ -61,8 +62,8 @@ def cache_heatmap(records: Any) -> View:
     '0 hit, 256 miss, 128 write'
     """
     kernels = traced_kernels(records, "cache_heatmap")
-    pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)])
-    level = dropdown("level", list(kernels[0].memory["heatmap"]))
+    pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)], kernel)
+    level = dropdown("level", list(kernels[pick.value].memory["heatmap"]))
     show = dropdown("show", SHOW)
     cells = ColumnDataSource({"t": [], "a": [], "value": [], "address": []})
     mapper = LinearColorMapper(palette=Viridis256, low=0, high=1, nan_color="white")

@@ -42,9 +42,11 @@ def lanes_to_lines(addr: Any, active: Any, bytes_per_lane: int, line: int) -> di
             "offset": [ln * line for ln in lines], "used": [len(used[ln]) for ln in order]}
 
 
-def coalescing(records: Any, line: int | None = None) -> View:
-    """Lanes to cache lines for a global memory instruction (module docstring);
-    ``line``: its source line (default: the kernel's first global access).
+def coalescing(records: Any, line: int | None = None, *, array: str | None = None,
+               kernel: int = 0) -> View:
+    """Lanes to cache lines for a global memory instruction (module docstring):
+    ``line`` / ``array``: its source line and the array it accesses (default: the first
+    global access), ``kernel``: which traced kernel of ``records`` to show first.
 
     >>> import numpy as np, gpusim
     >>> from gpusim import hip
@@ -55,12 +57,12 @@ def coalescing(records: Any, line: int | None = None) -> View:
     >>> a = hip.to_device(np.ones(4096, np.float32)); b = hip.device_array_like(a)
     >>> with gpusim.profile(memory=True) as prof:
     ...     copy2[16, 256](a, b)
-    >>> v = coalescing(prof)
-    >>> v.controls["instruction"].value = 1      # the load of a[2 * i % a.size]
+    >>> v = coalescing(prof, array="a")                # the load of a[2 * i % a.size]
     >>> dict(v.summary)["example wave"]
     'wave 0: 64 active lanes -> 4 line requests'
     """
-    choice = KernelSite(traced_kernels(records, "coalescing"), "global", line, "coalescing")
+    choice = KernelSite(traced_kernels(records, "coalescing"), "global", line, "coalescing",
+                        kernel, array)
     touch = ColumnDataSource({"lane": [], "line": [], "offset": [], "color": []})
     per_line = ColumnDataSource({"line": [], "used": []})
     f = figure(title="lanes -> cache lines", height=320, width=620, toolbar_location=None,

@@ -34,8 +34,9 @@ def resident(d: dict[str, Any], step: int) -> np.ndarray:
     return np.bincount(cu[on], minlength=d["xcd_count"] * d["cus_per_xcd"])
 
 
-def dispatch(records: Any) -> View:
-    """Workgroups over XCDs and CUs of a traced launch (module docstring).
+def dispatch(records: Any, kernel: int = 0) -> View:
+    """Workgroups over XCDs and CUs of a traced launch (module docstring);
+    ``kernel``: which traced kernel of ``records`` to show first.
 
     >>> import numpy as np, gpusim
     >>> from gpusim import hip
@@ -50,7 +51,7 @@ def dispatch(records: Any) -> View:
     '2 2 2 2 2 2 2 2'
     """
     kernels = traced_kernels(records, "dispatch")
-    pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)])
+    pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)], kernel)
     last = max(k.memory["dispatch"]["end"][-1] if k.memory["dispatch"]["end"] else 1
                for k in kernels)
     step = int_slider("time step", 0, 0, max(1, last), 1)

@@ -38,8 +38,9 @@ def mask_cells(masks: list[int], wave_size: int) -> dict[str, list]:
     return {"row": rows, "lane": lanes, "active": active}
 
 
-def divergence(records: Any) -> View:
-    """EXEC masks of a traced kernel's waves (module docstring).
+def divergence(records: Any, kernel: int = 0) -> View:
+    """EXEC masks of a traced kernel's waves (module docstring);
+    ``kernel``: which traced kernel of ``records`` to show first.
 
     >>> import numpy as np, gpusim
     >>> from gpusim import hip
@@ -57,8 +58,8 @@ def divergence(records: Any) -> View:
         raise ViewError("divergence: pass the record of a launch, not the kernel: run it "
                         "inside `with gpusim.profile(memory=True) as prof:` and pass prof")
     kernels = traced_kernels(records, "divergence")
-    pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)])
-    wave = dropdown("wave", list(kernels[0].memory["exec"]["waves"]))
+    pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)], kernel)
+    wave = dropdown("wave", list(kernels[pick.value].memory["exec"]["waves"]))
     cells = ColumnDataSource({"row": [], "lane": [], "color": [], "label": []})
     f = figure(title="EXEC mask per memory instruction", height=420, width=640,
                toolbar_location=None, tooltips=[("instruction", "@label"), ("lane", "@lane")])

@@ -60,17 +60,21 @@ def site_options(record: KernelRecord, space: str) -> list[tuple[str, int]]:
     return out
 
 
-def pick_site(record: KernelRecord, space: str, line: int | None, view: str) -> int:
-    """The site index for ``line`` (the first one in ``space`` when None)."""
+def pick_site(record: KernelRecord, space: str, line: int | None, view: str,
+              array: str | None = None) -> int:
+    """The site index for ``line`` and ``array`` (the first one in ``space`` that
+    matches the ones given)."""
     options = site_options(record, space)
     if not options:
         raise ViewError(f"{view}: kernel {record.name!r} has no {space} memory instruction")
-    if line is None:
-        return options[0][1]
     sites = record.memory["sites"]
     for _, i in options:
-        if sites[i]["line"] == line:
+        if line in (None, sites[i]["line"]) and array in (None, sites[i]["array"]):
             return i
+    if line is None:
+        arrays = sorted({sites[i]["array"] for _, i in options})
+        raise ViewError(f"{view}: kernel {record.name!r} has no {space} access to {array!r}; "
+                        f"it accesses {arrays}")
     lines = sorted({sites[i]["line"] for _, i in options})
     raise ViewError(f"{view}: kernel {record.name!r} has no {space} access on line {line}; "
                     f"its {space} accesses are on lines {lines}")
@@ -80,7 +84,7 @@ class KernelSite:
     """A kernel dropdown and an instruction dropdown that follows it (coalescing, banks)."""
 
     def __init__(self, kernels: list[KernelRecord], space: str, line: int | None, view: str,
-                 kernel: int = 0) -> None:
+                 kernel: int = 0, array: str | None = None) -> None:
         self.kernels, self.space = kernels, space
         with_space = [(kernel_label(i, k), i) for i, k in enumerate(kernels)
                       if site_options(k, space)]
@@ -90,7 +94,7 @@ class KernelSite:
         first = kernel if any(i == kernel for _, i in with_space) else with_space[0][1]
         self.kernel = dropdown("kernel", with_space, first)
         self.site = dropdown("instruction", site_options(kernels[first], space),
-                             pick_site(kernels[first], space, line, view))
+                             pick_site(kernels[first], space, line, view, array))
 
     def current(self) -> tuple[KernelRecord, dict[str, Any]]:
         """The chosen kernel and site (re-listing the sites when the kernel changed)."""

@@ -88,8 +88,9 @@ def _panel(choice: KernelSite, name: str) -> tuple[dict, dict, Any]:
 
 
 def lds_banks(records: Any, line: int | None = None, *, compare: Any = None,
-              compare_line: int | None = None) -> View:
-    """Lanes x banks of an LDS instruction (module docstring); ``line``: its source line.
+              compare_line: int | None = None, kernel: int = 0) -> View:
+    """Lanes x banks of an LDS instruction (module docstring); ``line``: its source line,
+    ``kernel``: which traced kernel of ``records`` to show first.
     A second kernel with LDS accesses in ``records`` (or ``compare``) is drawn beside.
 
     >>> import numpy as np, gpusim
@@ -106,7 +107,7 @@ def lds_banks(records: Any, line: int | None = None, *, compare: Any = None,
     '32-way (example wave 0)'
     """
     kernels = traced_kernels(records, "lds_banks")
-    panels = [KernelSite(kernels, "lds", line, "lds_banks")]
+    panels = [KernelSite(kernels, "lds", line, "lds_banks", kernel)]
     others = (traced_kernels(compare, "lds_banks") if compare is not None else
               [k for k in kernels if k is not panels[0].kernels[panels[0].kernel.value]])
     others = [k for k in others if site_options(k, "lds")]

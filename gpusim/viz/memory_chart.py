@@ -77,7 +77,7 @@ def chart_data(k: KernelRecord) -> tuple[dict[str, list[str]], dict[str, str]]:
     return boxes, {f"{a} -> {b}": v for (a, b), v in arrows.items()}
 
 
-def memory_chart(records: Any) -> View:
+def memory_chart(records: Any, kernel: int = 0) -> View:
     """The memory chart (module docstring) of a traced kernel, or of each of a profile's.
 
     >>> import numpy as np, gpusim
@@ -93,7 +93,7 @@ def memory_chart(records: Any) -> View:
     'requests 256, hit rate 0%, 2 req/instr, coalescing 100%'
     """
     kernels = traced_kernels(records, "memory_chart")
-    pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)])
+    pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)], kernel)
     names = list(BOXES)
     box_src = ColumnDataSource({"x": [], "y": [], "top": [], "body_top": [], "w": [], "h": [],
                                 "name": [], "body": []})
