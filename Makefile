@@ -6,7 +6,11 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: lab test labs bench
+# JupyterLab's shipped defaults for this environment (no kernel dialog, no news toast,
+# no update check): JupyterLab reads them from <prefix>/share/jupyter/lab/settings/.
+OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+
+.PHONY: lab instructor test labs bench
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -17,20 +21,29 @@ $(VENV)/.lab-ready: binder/requirements.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
+$(OVERRIDES): binder/overrides.json | $(BIN)/python
+	install -D -m 644 binder/overrides.json $@
+
 $(VENV)/.test-ready: tests/requirements.txt $(VENV)/.lab-ready
 	$(BIN)/pip install -q -r tests/requirements.txt
 	touch $@
 
-lab: $(VENV)/.lab-ready
-	$(BIN)/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) --ServerApp.root_dir=. labs/00_tour.ipynb
+ROOT_FLAG = $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
-test: $(VENV)/.test-ready
+# Students see labs/ only (its README.md is the syllabus); instructors see everything.
+lab: $(VENV)/.lab-ready $(OVERRIDES)
+	cd labs && ../$(BIN)/jupyter lab $(ROOT_FLAG) 00_tour.ipynb
+
+instructor: $(VENV)/.lab-ready $(OVERRIDES)
+	$(BIN)/jupyter lab $(ROOT_FLAG) solutions/00_tour.ipynb
+
+test: $(VENV)/.test-ready $(OVERRIDES)
 	bash tests/ensure_chromium.sh
 	$(BIN)/ruff check .
 	$(BIN)/python course/make_labs.py --check
 	$(BIN)/python -m pytest --nbval solutions
 	$(BIN)/python -m pytest --nbval-lax labs
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests --durations=10
 
 # Regenerate the student labs from the instructor solutions.
 labs: $(VENV)/.lab-ready

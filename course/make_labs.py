@@ -17,7 +17,9 @@ lab is the same notebook with:
   Starters must run without error: labs pass ``pytest --nbval-lax``;
 - cells tagged ``instructor`` dropped.
 
-It also writes the lab table of course/syllabus.md from the manifest, course/labs.toml.
+It also writes, from the manifest (course/labs.toml), the lab table of course/syllabus.md
+and labs/README.md, the students' syllabus page that links each lab (``make lab`` serves
+labs/ only, so the answers in solutions/ are not one click away).
 
 Usage: ``python course/make_labs.py`` writes labs/; ``--check`` only verifies that
 labs/ is up to date and lists every lab of the manifest (course CI runs this).
@@ -98,6 +100,30 @@ def syllabus_table(labs: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def student_syllabus(labs: list[dict]) -> str:
+    """labs/README.md: each lab linked, with its week and goals.
+
+    >>> print(student_syllabus([{"notebook": "00_x.ipynb", "title": "X", "week": 1,
+    ...                          "goals": ["a", "b"]}]))
+    # AMD GPU programming with ROCm and HIP
+    <BLANKLINE>
+    Open a lab, run its cells from the top (Run > Run All Cells), then work through
+    its exercises in order. No GPU is needed: every kernel runs on the gpusim emulator.
+    <BLANKLINE>
+    | week | lab | what you learn |
+    |---|---|---|
+    | 1 | [X](00_x.ipynb) | a; b |
+    <BLANKLINE>
+    """
+    rows = ["| week | lab | what you learn |", "|---|---|---|"]
+    rows += [f"| {lab['week']} | [{lab['title']}]({lab['notebook']}) | {'; '.join(lab['goals'])} |"
+             for lab in labs]
+    return "\n".join(["# AMD GPU programming with ROCm and HIP", "",
+                      "Open a lab, run its cells from the top (Run > Run All Cells), then "
+                      "work through", "its exercises in order. No GPU is needed: every kernel "
+                      "runs on the gpusim emulator.", "", *rows]) + "\n"
+
+
 def with_table(text: str, table: str) -> str:
     head, rest = text.split(TABLE_BEGIN)
     _, tail = rest.split(TABLE_END)
@@ -122,11 +148,13 @@ def main(argv: list[str] | None = None) -> int:
         else:
             target.write_text(text)
     syllabus = ROOT / "course" / "syllabus.md"
-    wanted = with_table(syllabus.read_text(), syllabus_table(manifest()))
-    if args.check and syllabus.read_text() != wanted:
-        problems.append("course/syllabus.md's lab table is not generated from course/labs.toml")
-    elif not args.check:
-        syllabus.write_text(wanted)
+    generated = {syllabus: with_table(syllabus.read_text(), syllabus_table(manifest())),
+                 ROOT / "labs" / "README.md": student_syllabus(manifest())}
+    for path, wanted in generated.items():
+        if not args.check:
+            path.write_text(wanted)
+        elif not path.exists() or path.read_text() != wanted:
+            problems.append(f"{path.relative_to(ROOT)} is not generated from course/labs.toml")
     for path in sorted((ROOT / "solutions").glob("*.ipynb")):
         if path.name not in listed:
             problems.append(f"solutions/{path.name} is not listed in course/labs.toml")
