@@ -6,8 +6,13 @@ figures draw from ``ColumnDataSource`` objects; moving a control calls the view'
 ``update`` function, which assigns new ``.data`` to those sources and rewrites the
 summary. Nothing is re-created, so the front end only receives the changed columns.
 
-BokehJS comes from the jupyter_bokeh JupyterLab extension (installed with the Python
-package), so views work offline and on Binder without a CDN.
+BokehJS itself must be in the page before a ``BokehModel`` renders (jupyter_bokeh's
+extension calls ``window.Bokeh``). Views bring it without a network: before each view
+is displayed in a notebook, one shared ``ipywidgets.Output`` holding Bokeh's inline
+loader (``bokehjs_load`` output, run by the jupyter_bokeh extension) is displayed. Its
+1.3 MB of BokehJS travel over the kernel's widget channel once per kernel, not into the
+notebook file (nor to nbval, which skips widget views); re-displaying the same widget
+sends only its id, and a reloaded page runs it again from the kernel's copy.
 
 Outside a notebook front end (a console, nbval, a test) a view is plain text:
 ``repr(view)`` and the ``text/plain`` of its display are the title and ``summary``,
@@ -45,10 +50,10 @@ class View(widgets.VBox):
         self._refreshing = False
         rows = layout or [list(figures)]
         plots = column([row([figures[name] for name in r]) for r in rows])
-        self.plot = BokehModel(plots)
         self._summary_html = widgets.HTML()
         self.summary: Summary = []
-        self.refresh()
+        self.refresh()  # first data before the BokehModel: it ships the document as it is
+        self.plot = BokehModel(plots)
         for control in controls.values():
             control.observe(lambda _change: self.refresh(), names="value")
         header = widgets.HTML(f"<b>{html.escape(title)}</b>")
@@ -77,10 +82,47 @@ class View(widgets.VBox):
         return self.text()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        _load_bokehjs()
         bundle = super()._repr_mimebundle_(**kwargs) or {}
         bundle["text/plain"] = self.text()  # ipywidgets would cut it at 110 characters
         bundle["text/html"] = f"<b>{html.escape(self.title)}</b>" + summary_html(self.summary)
         return bundle
+
+
+class _Loader(widgets.Output):
+    """The BokehJS loader (module docstring); shows as nothing, prints as nothing."""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        bundle["text/plain"] = ""
+        return bundle
+
+
+_loader: _Loader | None = None
+
+
+def _load_bokehjs() -> None:
+    """Display the shared BokehJS loader, when running in a Jupyter kernel."""
+    global _loader
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:  # no IPython: nothing renders widgets anyway
+        return
+    shell = get_ipython()
+    if shell is None or type(shell).__name__ != "ZMQInteractiveShell":
+        return  # a console or a script: text only
+    if _loader is None:
+        from bokeh.embed.bundle import bundle_for_objs_and_resources
+        from bokeh.io.notebook import _loading_js  # bokeh's own loader (pinned version)
+        from bokeh.resources import Resources
+
+        bundle = bundle_for_objs_and_resources(None, Resources("inline", components=["bokeh"]))
+        js = _loading_js(bundle, None, 5000, register_mime=False)
+        _loader = _Loader()
+        _loader.outputs = ({"output_type": "display_data", "metadata": {},
+                            "data": {"application/vnd.bokehjs_load.v0+json": js}},)
+    display(_loader)
 
 
 def summary_html(summary: Summary) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from bokeh.models import ColumnDataSource
+from bokeh.models import ColumnDataSource, Range1d
 from bokeh.plotting import figure
 
 from gpusim.viz.base import Summary, View
@@ -57,9 +57,9 @@ def _panel(choice: KernelSite, name: str) -> tuple[dict, dict, Any]:
     cells = ColumnDataSource({"lane": [], "bank": [], "phase": [], "color": []})
     worst = ColumnDataSource({"bank": [], "dwords": [], "color": []})
     f = figure(title=name, height=420, width=420, toolbar_location=None,
+               x_range=Range1d(-0.5, 31.5), y_range=Range1d(63.5, -0.5),  # lane 0 on top
                tooltips=[("lane", "@lane"), ("bank", "@bank"), ("phase", "@phase")])
     f.rect("bank", "lane", 0.9, 0.9, source=cells, color="color")
-    f.y_range.flipped = True
     f.xaxis.axis_label, f.yaxis.axis_label = "bank", "lane"
     g = figure(title="distinct dwords per bank (worst phase)", height=180, width=420,
                toolbar_location=None)
@@ -75,6 +75,7 @@ def _panel(choice: KernelSite, name: str) -> tuple[dict, dict, Any]:
         worst.data = {"bank": list(range(spec.lds_banks)), "dwords": d["per_bank"],
                       "color": [CONFLICT if n > 1 else OK for n in d["per_bank"]]}
         f.title.text = f"{name}: {k.name}, line {site['line']}"
+        f.x_range.end, f.y_range.start = spec.lds_banks - 0.5, len(ex["addr"]) - 0.5
         return [(f"{name} instruction", f"{k.name} line {site['line']}: {site['text']} "
                                         f"({site['kind']})"),
                 (f"{name} conflict degree", f"{d['degree']}-way (example wave "
