@@ -16,7 +16,10 @@ from typing import Any
 
 
 def format_ns(ns: float) -> str:
-    """A duration in the unit that keeps 3 significant digits readable."""
+    """A duration in the unit that keeps 3 significant digits readable.
+
+    >>> format_ns(1_234), format_ns(250_000_000)
+    ('1.23 us', '250 ms')"""
     for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
         if abs(ns) >= scale:
             v = ns / scale
@@ -25,7 +28,10 @@ def format_ns(ns: float) -> str:
 
 
 def format_bytes(n: float) -> str:
-    """Bytes as B, KiB, MiB or GiB (binary units, as HIP reports memory sizes)."""
+    """Bytes as B, KiB, MiB or GiB (binary units, as HIP reports memory sizes).
+
+    >>> format_bytes(512), format_bytes(64 << 30)
+    ('512 B', '64.0 GiB')"""
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if abs(n) >= scale:
             return f"{n / scale:.1f} {unit}"
@@ -33,7 +39,10 @@ def format_bytes(n: float) -> str:
 
 
 def dim3(t: Sequence[int]) -> str:
-    """(64, 1, 1) -> '64'; (8, 8, 1) -> '8x8': the launch shape as people write it."""
+    """(64, 1, 1) -> '64'; (8, 8, 1) -> '8x8': the launch shape as people write it.
+
+    >>> dim3((8, 8, 1))
+    '8x8'"""
     t = list(t)
     while len(t) > 1 and t[-1] == 1:
         t.pop()
@@ -41,12 +50,20 @@ def dim3(t: Sequence[int]) -> str:
 
 
 def percent(x: float | None) -> str:
+    """A fraction as a whole percentage; None (not known) as '-'.
+
+    >>> percent(0.5), percent(None)
+    ('50%', '-')
+    """
     return "-" if x is None else f"{x:.0%}"
 
 
 def html_table(rows: Iterable[Sequence[Any]], header: Sequence[str] | None = None,
                caption: str | None = None) -> str:
-    """A small HTML table (escaped), the ``_repr_html_`` of records and profiles."""
+    """A small HTML table (escaped), the ``_repr_html_`` of records and profiles.
+
+    >>> html_table([("a", "<1>")])
+    '<table><tr><td>a</td><td>&lt;1&gt;</td></tr></table>'"""
     out = ["<table>"]
     if caption:
         out.append(f"<caption style='text-align:left'><b>{html.escape(caption)}</b></caption>")
@@ -59,7 +76,11 @@ def html_table(rows: Iterable[Sequence[Any]], header: Sequence[str] | None = Non
 
 
 def text_table(rows: Sequence[Sequence[Any]], header: Sequence[str], left: int = 1) -> str:
-    """A fixed-width text table: the first ``left`` columns left-aligned, the rest right."""
+    """A fixed-width text table: the first ``left`` columns left-aligned, the rest right.
+
+    >>> print(text_table([("copy", 3)], ["name", "calls"]))
+    name calls
+    copy     3"""
     cells = [[str(h) for h in header]] + [[str(v) for v in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     lines = [

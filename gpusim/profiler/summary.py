@@ -70,7 +70,11 @@ def _sections(prof: Profile) -> list[tuple[str, tuple[str, ...], list[tuple[Any,
 
 
 def summary_text(prof: Profile) -> str:
-    """The three tables as fixed-width text (empty sections left out)."""
+    """The three tables as fixed-width text (empty sections left out).
+
+    >>> from gpusim.profiler import Profile
+    >>> summary_text(Profile())
+    'no records'"""
     parts = [f"{title}\n{text_table(rows, header, left=2 if header is TIME_HEADER else 1)}"
              for title, header, rows in _sections(prof)]
     return "\n\n".join(parts) or "no records"

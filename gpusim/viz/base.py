@@ -36,11 +36,30 @@ Summary = list[tuple[str, str]]
 
 
 class ViewError(GpusimError, ValueError):
-    """A view was given something it cannot draw (says what to pass instead)."""
+    """A view was given something it cannot draw (says what to pass instead).
+
+    >>> issubclass(ViewError, ValueError)
+    True"""
 
 
 class View(widgets.VBox):
-    """A live view (module docstring). ``sources``/``figures``/``controls`` by name."""
+    """A live view (module docstring). ``sources``/``figures``/``controls`` by name.
+
+    >>> from bokeh.plotting import figure
+    >>> fig, src = figure(), ColumnDataSource({"x": [], "y": []})
+    >>> fig.line("x", "y", source=src)  # doctest: +ELLIPSIS
+    GlyphRenderer(...)
+    >>> n = int_slider("n", 2, 1, 9)
+    >>> def update():
+    ...     src.data = {"x": [0, 1], "y": [0, n.value]}
+    ...     return [("slope", str(n.value))]
+    >>> v = View("Line", {"line": fig}, {"line": src}, {"n": n}, update)
+    >>> n.value = 5
+    >>> print(v)
+    Line
+      slope  5
+    >>> src.data["y"]
+    [0, 5]"""
 
     def __init__(self, title: str, figures: dict[str, Any], sources: dict[str, ColumnDataSource],
                  controls: dict[str, widgets.Widget], update: Callable[[], Summary],
@@ -126,13 +145,25 @@ def _load_bokehjs() -> None:
 
 
 def summary_html(summary: Summary) -> str:
+    """A view's summary rows as an HTML table.
+
+    >>> summary_html([("limiter", "vgpr")])
+    '<table><tr><td>limiter</td><td>vgpr</td></tr></table>'
+    """
     cells = "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(v)}</td></tr>"
                     for k, v in summary)
     return f"<table>{cells}</table>"
 
 
 def dropdown(description: str, options: Sequence[Any], value: Any = None) -> widgets.Dropdown:
-    """A labelled dropdown; ``options`` as (label, value) pairs or plain values."""
+    """A labelled dropdown; ``options`` as (label, value) pairs or plain values.
+
+    >>> dropdown("level", ["vL1D", "L2"]).value
+    'vL1D'
+    >>> dropdown("level", ["vL1D"], "L3")
+    Traceback (most recent call last):
+    ...
+    gpusim.viz.base.ViewError: level 'L3' is not one of ['vL1D']"""
     opts = list(options)
     values = [o[1] if isinstance(o, tuple) else o for o in opts]
     if value is not None and value not in values:
@@ -143,7 +174,10 @@ def dropdown(description: str, options: Sequence[Any], value: Any = None) -> wid
 
 
 def int_slider(description: str, value: int, lo: int, hi: int, step: int = 1) -> widgets.IntSlider:
-    """A labelled integer slider that updates while dragging (views are fast enough)."""
+    """A labelled integer slider that updates while dragging (views are fast enough).
+
+    >>> int_slider("VGPRs", 64, 1, 512).max
+    512"""
     return widgets.IntSlider(description=description, value=value, min=lo, max=hi, step=step,
                              continuous_update=True, style={"description_width": "initial"},
                              layout=widgets.Layout(width="320px"))

@@ -52,14 +52,14 @@ def cache_heatmap(records: Any, kernel: int = 0) -> View:
     >>> import numpy as np, gpusim
     >>> from gpusim import hip
     >>> @hip.jit
-    ... def copy2(a, b):
+    ... def pairs(a, b):                       # neighbours share lines: the 2nd read hits
     ...     i = hip.grid(1)
-    ...     b[i] = a[2 * i % a.size]
-    >>> a = hip.to_device(np.ones(4096, np.float32)); b = hip.device_array_like(a)
+    ...     b[i] = a[i] + a[i ^ 1]
+    >>> a = hip.to_device(np.ones(2048, np.float32)); b = hip.device_array_like(a)
     >>> with gpusim.profile(memory=True) as prof:
-    ...     copy2[16, 256](a, b)
+    ...     pairs[8, 256](a, b)
     >>> dict(cache_heatmap(prof).summary)["requests"]
-    '0 hit, 256 miss, 128 write'
+    '64 hit, 64 miss, 64 write'
     """
     kernels = traced_kernels(records, "cache_heatmap")
     pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)], kernel)

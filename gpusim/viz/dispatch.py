@@ -41,14 +41,12 @@ def dispatch(records: Any, kernel: int = 0) -> View:
     >>> import numpy as np, gpusim
     >>> from gpusim import hip
     >>> @hip.jit
-    ... def copy2(a, b):
-    ...     i = hip.grid(1)
-    ...     b[i] = a[2 * i % a.size]
-    >>> a = hip.to_device(np.ones(4096, np.float32)); b = hip.device_array_like(a)
+    ... def fill(out):
+    ...     out[hip.grid(1)] = hip.blockIdx.x
     >>> with gpusim.profile(memory=True) as prof:
-    ...     copy2[16, 256](a, b)
+    ...     fill[32, 64](hip.device_array(2048, np.int32))
     >>> dict(dispatch(prof).summary)["workgroups per XCD"]
-    '2 2 2 2 2 2 2 2'
+    '4 4 4 4 4 4 4 4'
     """
     kernels = traced_kernels(records, "dispatch")
     pick = dropdown("kernel", [(kernel_label(i, k), i) for i, k in enumerate(kernels)], kernel)

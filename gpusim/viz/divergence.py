@@ -45,14 +45,13 @@ def divergence(records: Any, kernel: int = 0) -> View:
     >>> import numpy as np, gpusim
     >>> from gpusim import hip
     >>> @hip.jit
-    ... def copy2(a, b):
-    ...     i = hip.grid(1)
-    ...     b[i] = a[2 * i % a.size]
-    >>> a = hip.to_device(np.ones(4096, np.float32)); b = hip.device_array_like(a)
+    ... def odd(out):
+    ...     if hip.laneid % 2 == 1:
+    ...         out[hip.grid(1)] = 1.0
     >>> with gpusim.profile(memory=True) as prof:
-    ...     copy2[16, 256](a, b)
+    ...     odd[1, 64](hip.device_array(64, np.float32))
     >>> dict(divergence(prof).summary)["wave"]
-    '0: 2 memory instructions, 0 with lanes switched off'
+    '0: 1 memory instructions, 1 with lanes switched off'
     """
     if hasattr(records, "py_func"):
         raise ViewError("divergence: pass the record of a launch, not the kernel: run it "

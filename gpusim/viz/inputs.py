@@ -19,7 +19,11 @@ TRACE_HINT = ("record the launch inside `with gpusim.profile(memory=True) as pro
 
 
 def records_of(obj: Any) -> list[Record]:
-    """Every record in a Profile, a list of records, or one record."""
+    """Every record in a Profile, a list of records, or one record.
+
+    >>> from gpusim.profiler import MemsetRecord
+    >>> len(records_of(MemsetRecord(name="hipMemset", device=0, stream=0)))
+    1"""
     if isinstance(obj, Profile):
         return list(obj.records)
     if isinstance(obj, Record):
@@ -33,7 +37,13 @@ def records_of(obj: Any) -> list[Record]:
 
 
 def traced_kernels(obj: Any, view: str) -> list[KernelRecord]:
-    """Kernel records that carry the memory model's results (``record.memory``)."""
+    """Kernel records that carry the memory model's results (``record.memory``).
+
+    >>> from gpusim.profiler import KernelRecord
+    >>> traced_kernels([KernelRecord(name="k", device=0, stream=0)], "roofline")
+    Traceback (most recent call last):
+    ...
+    gpusim.viz.base.ViewError: roofline needs a traced kernel, got kernels that were not ..."""
     kernels = [r for r in records_of(obj) if isinstance(r, KernelRecord)]
     traced = [k for k in kernels if k.memory.get("device")]
     if not traced:
@@ -48,6 +58,11 @@ def spec_of(record: KernelRecord) -> DeviceSpec:
 
 
 def kernel_label(i: int, k: KernelRecord) -> str:
+    """How a kernel is listed in a view's dropdown.
+
+    >>> kernel_label(0, KernelRecord(name="k", device=0, stream=0, grid=(4, 1, 1)))
+    '0: k grid 4x1 block 1x1'
+    """
     return f"{i}: {k.name} grid {k.grid[0]}x{k.grid[1]} block {k.block[0]}x{k.block[1]}"
 
 

@@ -96,14 +96,14 @@ def roofline(records: Any, device: str | None = None) -> View:
     >>> import numpy as np, gpusim
     >>> from gpusim import hip
     >>> @hip.jit
-    ... def copy2(a, b):
+    ... def axpy(a, x, y):
     ...     i = hip.grid(1)
-    ...     b[i] = a[2 * i % a.size]
-    >>> a = hip.to_device(np.ones(4096, np.float32)); b = hip.device_array_like(a)
+    ...     y[i] = a * x[i] + y[i]
+    >>> x = hip.to_device(np.ones(4096, np.float32)); y = hip.to_device(np.ones(4096, np.float32))
     >>> with gpusim.profile(memory=True) as prof:
-    ...     copy2[16, 256](a, b)
-    >>> dict(roofline(prof).summary)["copy2"]
-    'no floating-point operations: not on the roofline'
+    ...     axpy[16, 256](np.float32(2.0), x, y)
+    >>> roofline(prof).sources["kernels"].data["level"]
+    ['vL1D', 'L2', 'MALL', 'HBM']
     """
     kernels = traced_kernels(records, "roofline")
     dev = dropdown("device", list_devices(), device or kernels[0].memory["device"])
