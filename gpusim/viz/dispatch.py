@@ -55,7 +55,7 @@ def dispatch(records: Any, kernel: int = 0) -> View:
     step = int_slider("time step", 0, 0, max(1, last), 1)
     grid = ColumnDataSource({"cu": [], "xcd": [], "n": []})
     mapper = LinearColorMapper(palette=Blues256[::-1], low=0, high=1)
-    f = figure(title="resident workgroups per CU", height=300, width=640,
+    f = figure(title="resident workgroups per CU", height=300, width=520,
                toolbar_location=None, tooltips=[("XCD", "@xcd"), ("CU", "@cu"),
                                                 ("workgroups", "@n")])
     f.rect("cu", "xcd", 0.95, 0.95, source=grid, fill_color={"field": "n", "transform": mapper},
@@ -63,7 +63,7 @@ def dispatch(records: Any, kernel: int = 0) -> View:
     f.y_range.flipped = True
     f.xaxis.axis_label, f.yaxis.axis_label = "CU within the XCD", "XCD"
     bars = ColumnDataSource({"row": [], "start": [], "end": [], "color": [], "wg": []})
-    g = figure(title="workgroups over time on their CU", height=300, width=520,
+    g = figure(title="workgroups over time on their CU", height=300, width=420,
                toolbar_location=None, tooltips=[("workgroup", "@wg"), ("steps", "@start-@end")])
     g.hbar(y="row", left="start", right="end", height=0.8, color="color", source=bars)
     now = Span(dimension="height", line_color="#d62728", line_dash="dashed", location=0)

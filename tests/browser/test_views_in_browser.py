@@ -40,6 +40,12 @@ dst = hip.device_array((m, m), np.float32)
 with gpusim.profile(memory=True) as transposes:
     for k in (K.transpose_lds, K.transpose_padded):
         k[(m // K.TILE, m // K.TILE), (K.TILE, K.TILE)](src, dst)
+with gpusim.profile(memory=True) as lds_bound:  # 64 KiB of LDS: one workgroup per CU
+    K.copy_strided[(1 << 18) // 256, 256, 0, 65536](hip.device_array(1 << 18, np.float32),
+                                                     hip.device_array(1 << 18, np.float32), 1)
+A = hip.to_device(np.ones((64, 64), np.float32))
+with gpusim.profile(memory=True) as matmul:
+    K.matmul_naive[(4, 4), (16, 16)](A, A, hip.device_array((64, 64), np.float32), 64)
 with gpusim.profile(memory=True) as diverge:
     K.even_lanes[4, 256](a, b)
 with gpusim.profile(memory=True) as streams:
@@ -61,13 +67,13 @@ viz.collectives([call])"""
 VIEWS = {
     "occupancy": ("viz.occupancy(block_size=256, vgprs=64)", 5),
     "memory_chart": ("viz.memory_chart(copies, kernel=1)", 1),
-    "cache_heatmap": ("viz.cache_heatmap(copies, kernel=1)", 2),
+    "cache_heatmap": ("viz.cache_heatmap(matmul)", 2),
     "coalescing": ('viz.coalescing(copies, array="a", kernel=1)', 2),
     "lds_banks": ("viz.lds_banks(transposes, line=24)", 4),
     "divergence": ("viz.divergence(diverge)", 2),
-    "dispatch": ("viz.dispatch(copies)", 2),
+    "dispatch": ("viz.dispatch(lds_bound)", 2),
     "timeline": ("viz.timeline(streams)", 1),
-    "roofline": ("viz.roofline(streams)", 1),
+    "roofline": ("viz.roofline(matmul.records + streams.records)", 1),
     "collectives": (RING, 2),
 }
 

@@ -51,3 +51,14 @@ def site_index(record, array, kind, space="global"):
     """The index of the record's site (memory instruction) for ``array`` ``kind``."""
     return next(i for i, s in enumerate(record.memory["sites"])
                 if s["array"] == array and s["kind"] == kind and s["space"] == space)
+
+
+@hip.jit
+def matmul_naive(A, B, C, n):
+    row = hip.blockIdx.y * hip.blockDim.y + hip.threadIdx.y
+    col = hip.blockIdx.x * hip.blockDim.x + hip.threadIdx.x
+    if row < n and col < n:
+        acc = np.float32(0.0)
+        for k in range(n):
+            acc += A[row, k] * B[k, col]
+        C[row, col] = acc
