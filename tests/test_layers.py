@@ -22,13 +22,15 @@ LAYERS = [
     {"engine"},
     {"runtime"},
     {"hip", "cuda", "__init__"},
-    {"libs"},
+    {"libs", "rocblas", "rocsolver"},
     {"viz"},
+    {"hipify"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 # viz reads records and device profiles; the occupancy explorer also evaluates AMD's
 # occupancy rules (pure functions of a device profile) at every slider position.
-ONLY = {"viz": {"profiler", "errors", "config", "devices", "occupancy_model"}}
+ONLY = {"viz": {"profiler", "errors", "config", "devices", "occupancy_model"},
+        "hipify": {"errors", "config"}}  # a text translator: no emulator inside
 
 
 def _stage(module_path: Path) -> str:

@@ -81,10 +81,15 @@ class DeviceSpec:
     clock_mhz: int = _f("compute", "peak engine clock (hipDeviceProp_t.clockRate / 1000)")
     fp32_tflops: float = _f("compute", "peak FP32 vector throughput")
     fp64_tflops: float = _f("compute", "peak FP64 vector throughput")
-    matrix_fp16_tflops: float = _f("compute", "peak FP16 matrix-core (MFMA/WMMA) throughput")
-    matrix_bf16_tflops: float = _f("compute", "peak BF16 matrix-core throughput")
-    matrix_fp32_tflops: float = _f("compute", "peak FP32 matrix-core throughput, 0 if none")
-    matrix_fp64_tflops: float = _f("compute", "peak FP64 matrix-core throughput, 0 if none")
+    matrix_fp64_tflops: float = _f(
+        "compute", "peak FP64 matrix-core (MFMA) throughput; 0 when there is none"
+    )
+    matrix_fp32_tflops: float = _f(
+        "compute", "peak FP32 matrix-core (MFMA) throughput; 0 when there is none"
+    )
+    matrix_fp16_tflops: float = _f("compute", "peak FP16 matrix throughput (MFMA / WMMA)")
+    matrix_bf16_tflops: float = _f("compute", "peak BF16 matrix throughput (MFMA / WMMA)")
+    matrix_int8_tops: float = _f("compute", "peak INT8 matrix throughput (MFMA / WMMA), TOPS")
     # registers
     vgprs_per_simd_lane: int = _f(
         "registers", "VGPRs per lane in one SIMD's register file (VGPR+AGPR when unified)"

@@ -34,9 +34,9 @@ ZERO_ALLOWED: frozenset[str] = frozenset(
         "infinity_cache_bytes",
         "infinity_cache_line_bytes",
         "infinity_cache_gbs",
-        "matrix_fp32_tflops",
-        "matrix_fp64_tflops",
         "peer_link_gbs",
+        "matrix_fp64_tflops",
+        "matrix_fp32_tflops",
         "compute_capability",
     }
 )
