@@ -175,6 +175,13 @@ def bench_tracing() -> list[tuple[str, str]]:
     return rows
 
 
+def bench_views() -> list[tuple[str, str]]:
+    """Seconds from a control move to updated figures, per live view (viz_bench.py)."""
+    import viz_bench
+
+    return viz_bench.bench_views()
+
+
 def table(rows: list[tuple[str, str]]) -> str:
     lines = ["| measurement | result |", "|---|---|"]
     lines += [f"| {name} | {value} |" for name, value in rows]
@@ -192,7 +199,7 @@ def main() -> None:
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args()
     rows = (bench_kernels() + bench_compile() + bench_launch() + bench_checked()
-            + bench_tracing() + bench_memsim() + bench_rccl())
+            + bench_tracing() + bench_memsim() + bench_rccl() + bench_views())
     text = table(rows)
     machine = f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
     print(text)

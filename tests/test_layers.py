@@ -27,7 +27,9 @@ LAYERS = [
     {"hipify"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
-ONLY = {"viz": {"profiler", "errors", "config", "devices"},
+# viz reads records and device profiles; the occupancy explorer also evaluates AMD's
+# occupancy rules (pure functions of a device profile) at every slider position.
+ONLY = {"viz": {"profiler", "errors", "config", "devices", "occupancy_model"},
         "hipify": {"errors", "config"}}  # a text translator: no emulator inside
 
 

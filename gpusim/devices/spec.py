@@ -110,6 +110,7 @@ class DeviceSpec:
     lds_alloc_granule_bytes: int = _f("lds", "LDS is allocated per workgroup in these blocks")
     lds_banks: int = _f("lds", "LDS banks")
     lds_bank_width_bytes: int = _f("lds", "bytes per LDS bank")
+    lds_bytes_per_clock_per_cu: int = _f("lds", "peak LDS bandwidth per CU per clock")
     # launch
     max_threads_per_block: int = _f("launch", "hipDeviceProp_t.maxThreadsPerBlock")
     max_block_dims: tuple[int, int, int] = _f("launch", "hipDeviceProp_t.maxThreadsDim")
@@ -127,6 +128,9 @@ class DeviceSpec:
     l2_channels: int = _f("caches", "L2 channels per XCD")
     infinity_cache_bytes: int = _f("caches", "Infinity Cache (MALL), 0 when absent")
     infinity_cache_line_bytes: int = _f("caches", "Infinity Cache line, 0 when absent")
+    l1_bytes_per_clock_per_cu: int = _f("caches", "peak vector L1 bandwidth per CU per clock")
+    l2_bytes_per_clock_per_channel: int = _f("caches", "peak L2 bandwidth per channel per clock")
+    infinity_cache_gbs: float = _f("caches", "peak Infinity Cache bandwidth, GB/s; 0 if absent")
     # memory
     memory_bytes: int = _f("memory", "device memory (hipDeviceProp_t.totalGlobalMem)")
     memory_bandwidth_gbs: float = _f("memory", "peak device memory bandwidth, GB/s")

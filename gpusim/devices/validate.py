@@ -33,6 +33,7 @@ ZERO_ALLOWED: frozenset[str] = frozenset(
         "agprs_per_simd_lane",
         "infinity_cache_bytes",
         "infinity_cache_line_bytes",
+        "infinity_cache_gbs",
         "peer_link_gbs",
         "matrix_fp64_tflops",
         "matrix_fp32_tflops",

@@ -98,6 +98,7 @@ SOURCES: dict[str, str] = {
             "GPUSIM_HBM_READ_BYTES",
             "GPUSIM_HBM_WRITE_BYTES",
             "GPUSIM_COALESCING_EFFICIENCY",
+            "GPUSIM_FLOPS",
             "GPUSIM_SAMPLED",
             "GPUSIM_TRACE_SCALE",
         )
@@ -186,6 +187,7 @@ def kernel_counters(
             SQ_INSTS_VMEM_RD=counts.vmem_read,
             SQ_INSTS_VMEM_WR=counts.vmem_write + counts.vmem_atomic,  # atomics write
             SQ_INSTS_LDS=counts.lds,
+            GPUSIM_FLOPS=counts.flops,  # floating-point operations over all lanes (roofline)
         )
     if seconds is not None:
         out["GRBM_GUI_ACTIVE"] = round(seconds * spec.clock_mhz * 1e6)

@@ -67,6 +67,7 @@ from gpusim.memsim.device import MALL_WAYS, levels_for
 from gpusim.memsim.dispatch import Dispatch, dispatch_for
 from gpusim.memsim.lds import bank_conflicts
 from gpusim.memsim.lru import access_batch, collect_dirty
+from gpusim.memsim.streams import LevelStream, outcomes
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, Trace
 
 
@@ -78,6 +79,7 @@ class GpuMemoryResult:
     plus ``hits``, ``misses``, ``hit_rate``); ``per_instance[name]``: [instances,
     counters] arrays (vL1D per CU, L2 per XCD). ``requests``: line requests between
     levels. ``coalescing`` / ``lds``: totals; ``*_by_site``: per static instruction.
+    ``streams``: each level's requests with time step and outcome (``streams.py``).
     Counts cover the traced workgroups; ``scale`` turns them into whole-launch estimates.
     """
 
@@ -99,6 +101,7 @@ class GpuMemoryResult:
     workgroups: int
     scale: float
     dispatch: Dispatch | None = field(default=None, repr=False)
+    streams: dict[str, LevelStream] = field(default_factory=dict, repr=False)
 
     @property
     def requests_per_instruction(self) -> float:
@@ -166,6 +169,7 @@ class GpuMemoryModel:
         nreq = c.requests
         kind = np.repeat(trace.kind[rows], nreq)
         cu = np.repeat(d.cu[rows], nreq)
+        step = np.repeat(d.step[rows], nreq)
         is_atomic = kind == ATOMIC
         inst = np.where(is_atomic, -1, cu)  # atomics pass the vL1D untouched
         store = (kind != LOAD).astype(np.uint8)
@@ -173,17 +177,26 @@ class GpuMemoryModel:
         # vL1D -> L2 -> MALL -> HBM: each level one call over the whole request stream;
         # (a, s, st, src) = what a level sends down: address, size, store?, source index.
         a, s, st, src = self._level(self.l1, c.lines, size, store, inst)
+        streams = {"vL1D": LevelStream(c.lines, step, inst, outcomes(store, src, st))}
         to_l2 = (a, s, st)
+        step = step[src]
         plain_store = (st == 1) & ~is_atomic[src]  # atomics need the old data: they fetch
-        a, s, st, src = self._level(self.l2, a, s, st, (cu // spec.cus_per_xcd)[src])
-        a, s, st = _no_fetch_on_write(a, s, st, plain_store, src)
+        xcd = (cu // spec.cus_per_xcd)[src]
+        a, s, st, src = self._level(self.l2, a, s, st, xcd)
+        streams["L2"] = LevelStream(to_l2[0], step, xcd, outcomes(to_l2[2], src, st))
+        a, s, st, src = _no_fetch_on_write(a, s, st, plain_store, src)
+        step = step[src]
         if flush:
             a, s, st = self._flush(self.l2, a, s, st)
+            step = np.concatenate([step, np.full(len(a) - len(step), d.steps, np.int64)])
         fabric_reads, fabric_writes = int(np.count_nonzero(st == 0)), int(np.count_nonzero(st))
         if self.mall is not None:
             plain_store = st == 1  # everything the L2 writes is a whole-line write-back
+            into = (a, st)
             a, s, st, src = self._level(self.mall, a, s, st, np.zeros(len(a), np.int64))
-            a, s, st = _no_fetch_on_write(a, s, st, plain_store, src)
+            streams["MALL"] = LevelStream(into[0], step, np.zeros(len(step), np.int64),
+                                          outcomes(into[1], src, st))
+            a, s, st, _ = _no_fetch_on_write(a, s, st, plain_store, src)
             if flush and flush_mall:
                 a, s, st = self._flush(self.mall, a, s, st)
         self._count_memory(a, s, st)
@@ -211,7 +224,7 @@ class GpuMemoryModel:
             atomic_hottest_line_ops=hottest,
             line_bytes={lv.name: lv.line for lv in (self.l1, self.l2, self.mall) if lv},
             waves=int(len(np.unique(trace.wave))), workgroups=int(len(d.workgroups)),
-            scale=trace.launch.scale, dispatch=d,
+            scale=trace.launch.scale, dispatch=d, streams=streams,
         )  # fmt: skip
 
     # ---- internals --------------------------------------------------------------------
@@ -322,9 +335,10 @@ def _no_fetch_on_write(
     addr: np.ndarray, size: np.ndarray, store: np.ndarray, src_is_write: np.ndarray, src: np.ndarray
 ) -> tuple[np.ndarray, ...]:
     """Drop the line fetches that plain stores caused: GPU caches keep byte masks, so a
-    write allocates its line without reading memory (atomics still fetch: they read)."""
+    write allocates its line without reading memory (atomics still fetch: they read).
+    Returns the kept requests and their sources."""
     keep = (store == 1) | ~src_is_write[src]
-    return addr[keep], size[keep], store[keep]
+    return addr[keep], size[keep], store[keep], src[keep]
 
 
 def _level_dict(counters: np.ndarray) -> dict[str, float]:

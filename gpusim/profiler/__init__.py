@@ -1,7 +1,10 @@
 """Profiling: records emitted by the runtime, collected by ``gpusim.profile()``.
 
-    records.py   plain dataclasses: KernelRecord, CopyRecord, MemsetRecord, ...
-    session.py   the ``profile()`` context manager, summary table, rocprofv3-style CSV
+    records.py   plain dataclasses: KernelRecord, CopyRecord, MemsetRecord, ...,
+                 CollectiveRecord (an RCCL call) with its CollectiveSteps
+    format.py    how records read: one-line summaries, HTML tables, us/ms
+    session.py   the ``profile()`` context manager, rocprofv3-style CSV
+    summary.py   ``Profile.summary()``: time, kernels' counters, memory traffic
 
 Views (gpusim.viz) and tables read these records, never engine internals.
 """
@@ -18,6 +21,6 @@ from gpusim.profiler.records import (
 )
 from gpusim.profiler.session import Profile, emit, profile, profiling
 
-__all__ = ["CopyRecord", "HostRecord", "KernelRecord", "MemsetRecord", "MigrationRecord",
-           "Record", "Profile", "emit", "profile", "profiling"]
-__all__ += ["CollectiveRecord", "CollectiveStep"]
+__all__ = ["CollectiveRecord", "CollectiveStep", "CopyRecord", "HostRecord", "KernelRecord",
+           "MemsetRecord", "MigrationRecord", "Record", "Profile", "emit", "profile",
+           "profiling"]

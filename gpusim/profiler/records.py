@@ -7,6 +7,8 @@ the operation is issued and completed (``start_ns``/``end_ns``, counters) when i
 ...                pinned=False, src_device=None, dst_device=0)
 >>> r.duration_ns
 0
+>>> r
+<CopyRecord hipMemcpy HtoD 4.0 KiB pageable, device 0 stream 0, 0 ns (pending)>
 """
 
 from __future__ import annotations
@@ -14,10 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpusim.profiler.format import dim3, format_bytes, format_ns, html_table, percent
 
-@dataclass
+
+@dataclass(repr=False)
 class Record:
-    """What every record has: what ran, where, and when (modeled)."""
+    """What every record has: what ran, where, and when (modeled).
+
+    It prints as one short line (``repr``) and shows as a table in a notebook
+    (``_repr_html_``); ``describe()`` gives the rows of both.
+    """
 
     name: str
     device: int
@@ -31,8 +39,36 @@ class Record:
     def duration_ns(self) -> int:
         return self.end_ns - self.start_ns
 
+    @property
+    def kind(self) -> str:
+        """'Kernel', 'Copy', 'Memset', 'Migration', 'Host' (the class name's stem)."""
+        return type(self).__name__.removesuffix("Record")
 
-@dataclass
+    def what(self) -> str:
+        """The operation in a few words (subclasses add their specifics)."""
+        return self.name
+
+    def describe(self) -> list[tuple[str, str]]:
+        """(label, value) rows: the record as a person reads it."""
+        when = (f"{format_ns(self.start_ns)} -> {format_ns(self.end_ns)}" if self.done
+                else "pending (not run yet)")
+        return [(self.kind.lower(), self.what()),
+                ("device / stream", f"{self.device} / {self.stream}"),
+                ("modeled time", format_ns(self.duration_ns)), ("start -> end", when)]
+
+    def _tail(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        time = format_ns(self.duration_ns) + ("" if self.done else " (pending)")
+        return (f"<{type(self).__name__} {self.what()}, device {self.device} stream "
+                f"{self.stream}, {time}{self._tail()}>")
+
+    def _repr_html_(self) -> str:
+        return html_table(self.describe(), caption=f"{self.kind} record")
+
+
+@dataclass(repr=False)
 class KernelRecord(Record):
     """One kernel dispatch (rocprofv3 kernel-trace row, plus the model's breakdown)."""
 
@@ -56,8 +92,46 @@ class KernelRecord(Record):
         """Work-items per dimension, as rocprofv3's Grid_Size columns report."""
         return tuple(g * b for g, b in zip(self.grid, self.block, strict=True))
 
+    def what(self) -> str:
+        return f"{self.name} grid {dim3(self.grid)} x block {dim3(self.block)}"
 
-@dataclass
+    def _registers(self) -> str:
+        regs = [f"{v} {n}" for n, v in (("VGPRs", self.vgprs), ("AGPRs", self.agprs),
+                                         ("SGPRs", self.sgprs)) if v]
+        return ", ".join(regs) or "not known"
+
+    def _tail(self) -> str:
+        parts = [f"bound {self.breakdown['bound']}"] if "bound" in self.breakdown else []
+        if self.occupancy is not None:
+            parts.append(f"occupancy {percent(self.occupancy)}")
+        levels = self.memory.get("levels", {})
+        parts += [f"{n} hit {percent(v['hit_rate'])}" for n, v in levels.items()]
+        if "requests_per_instruction" in self.memory:
+            parts.append(f"{self.memory['requests_per_instruction']:.3g} requests/instr")
+        return "".join(f", {p}" for p in parts)
+
+    def describe(self) -> list[tuple[str, str]]:
+        rows = super().describe()
+        rows += [("registers per lane / wave", self._registers()),
+                 ("LDS per workgroup", format_bytes(self.lds_bytes)),
+                 ("occupancy", percent(self.occupancy))]
+        if "bound" in self.breakdown:
+            rows.append(("bound by", str(self.breakdown["bound"])))
+        m = self.memory
+        if m:
+            rows.append(("requests per memory instruction",
+                         f"{m['requests_per_instruction']:.3g}"))
+            rows += [(f"{n} hit rate", percent(v["hit_rate"])) for n, v in m["levels"].items()]
+            rows.append(("HBM read / written", f"{format_bytes(m['hbm_read_bytes'])} / "
+                                               f"{format_bytes(m['hbm_write_bytes'])}"))
+            if m["lds"]["instructions"]:
+                rows.append(("LDS bank-conflict cycles", str(m["lds"]["bank_conflict_cycles"])))
+            traced = f"{m['traced_workgroups']} of {m['total_workgroups']} workgroups"
+            rows.append(("traced", traced + (" (sampled)" if m["sampled"] else "")))
+        return rows
+
+
+@dataclass(repr=False)
 class CopyRecord(Record):
     """One memory copy (hipMemcpy*, copy_to_host, ...)."""
 
@@ -67,13 +141,21 @@ class CopyRecord(Record):
     src_device: int | None = None
     dst_device: int | None = None
 
+    def what(self) -> str:
+        how = "" if self.direction in ("DtoD", "PtoP") else (
+            " pinned" if self.pinned else " pageable")
+        return f"{self.name} {self.direction} {format_bytes(self.nbytes)}{how}"
 
-@dataclass
+
+@dataclass(repr=False)
 class MemsetRecord(Record):
     nbytes: int = 0
 
+    def what(self) -> str:
+        return f"{self.name} {format_bytes(self.nbytes)}"
 
-@dataclass
+
+@dataclass(repr=False)
 class MigrationRecord(Record):
     """Unified-memory pages moved between host and device (faults or a prefetch)."""
 
@@ -83,8 +165,13 @@ class MigrationRecord(Record):
     to_device: bool = True
     reason: str = "fault"  # "fault" or "prefetch"
 
+    def what(self) -> str:
+        way = "to device" if self.to_device else "to host"
+        return (f"{self.name} {format_bytes(self.nbytes)} ({self.pages} pages) {way}, "
+                f"{self.reason}")
 
-@dataclass
+
+@dataclass(repr=False)
 class HostRecord(Record):
     """A host function run in stream order (hipLaunchHostFunc / stream callback)."""
 
@@ -133,6 +220,10 @@ class CollectiveRecord(Record):
     nchannels: int = 1
     bus_factor: float = 1.0
     steps: list[CollectiveStep] = field(default_factory=list)
+
+    def what(self) -> str:
+        return (f"{self.name} {self.algorithm} over {self.nranks} ranks, "
+                f"{format_bytes(self.nbytes)}")
 
     @property
     def algbw_gbs(self) -> float:

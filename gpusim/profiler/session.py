@@ -16,12 +16,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from gpusim.profiler.records import (
+    CollectiveRecord,
     CopyRecord,
     KernelRecord,
     MemsetRecord,
     MigrationRecord,
     Record,
 )
+from gpusim.profiler.summary import summary_html, summary_text
 
 _active: list[Profile] = []
 _flush: Callable[[], None] = lambda: None  # noqa: E731 - replaced by the runtime
@@ -73,6 +75,10 @@ class Profile:
         return [r for r in self._complete() if isinstance(r, MemsetRecord)]
 
     @property
+    def collectives(self) -> list[CollectiveRecord]:
+        return [r for r in self._complete() if isinstance(r, CollectiveRecord)]
+
+    @property
     def migrations(self) -> list[MigrationRecord]:
         return [r for r in self._complete() if isinstance(r, MigrationRecord)]
 
@@ -93,15 +99,21 @@ class Profile:
         return sorted(rows, key=lambda row: -row["total_ns"])
 
     def summary(self) -> None:
-        """Print the per-name totals as a table."""
-        rows = self.stats()
-        width = max([len(str(r["name"])) for r in rows] + [4])
-        print(f"{'kind':<9} {'name':<{width}} {'calls':>6} {'total us':>11} "
-              f"{'avg us':>10} {'%':>6}")
-        for r in rows:
-            print(f"{r['kind']:<9} {r['name']:<{width}} {r['calls']:>6} "
-                  f"{r['total_ns'] / 1e3:>11.2f} {r['average_ns'] / 1e3:>10.2f} "
-                  f"{r['percent']:>6.1f}")
+        """Print time per operation, each kernel's counters and the memory traffic
+        (``gpusim.profiler.summary``)."""
+        print(summary_text(self))
+
+    def __repr__(self) -> str:
+        counts = {}
+        for r in self._complete():
+            counts[r.kind.lower()] = counts.get(r.kind.lower(), 0) + 1
+        plural = {"copy": "copies"}
+        what = ", ".join(f"{n} {plural.get(k, k + 's') if n > 1 else k}"
+                         for k, n in counts.items()) or "no records"
+        return f"<Profile{' (memory)' if self.memory else ''}: {what}>"
+
+    def _repr_html_(self) -> str:
+        return summary_html(self)
 
     def to_csv(self, path: str | Path, kind: str = "kernel") -> Path:
         """Write a rocprofv3-style trace: ``kind="kernel"`` (kernel_trace.csv columns)

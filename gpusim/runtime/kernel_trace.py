@@ -48,6 +48,7 @@ from gpusim.engine.tracing import TracedLaunch, Tracer
 from gpusim.memsim import GpuMemoryModel, GpuMemoryResult, kernel_counters
 from gpusim.occupancy_model import occupancy
 from gpusim.profiler.session import memory_requested
+from gpusim.runtime.trace_views import add_lds_phases, view_data
 from gpusim.timing import kernel_time
 
 _models: dict[DeviceSpec, GpuMemoryModel] = {}
@@ -98,13 +99,18 @@ def model_kernel(op: Any, traced: TracedLaunch | None, spec: DeviceSpec, *,
     counters = kernel_counters(mem, traced.counts, spec=spec, seconds=seconds)
     counters["GPUSIM_SAMPLED"] = int(traced.sampled)
     op.info.update(seconds=seconds, breakdown=breakdown, counters=counters,
-                   occupancy=occ.fraction, memory=memory_summary(traced, mem))
+                   occupancy=occ.fraction, memory=memory_summary(traced, mem, spec))
 
 
-def memory_summary(traced: TracedLaunch, mem: GpuMemoryResult) -> dict[str, Any]:
-    """The record's ``memory``: sampling, totals, bytes per level and per-site statistics
-    (traced work-groups' numbers, not scaled; ``scale`` turns them into the launch's)."""
+def memory_summary(traced: TracedLaunch, mem: GpuMemoryResult,
+                   spec: DeviceSpec) -> dict[str, Any]:
+    """The record's ``memory``: sampling, totals, bytes per level, per-site statistics
+    (traced work-groups' numbers, not scaled; ``scale`` turns them into the launch's) and
+    the data views draw (``trace_views.py``)."""
     trace = traced.trace
+    sites = [_site(s, t, trace, mem) for s, t in sorted(traced.sites.items())
+             if np.any(trace.site == s)]
+    add_lds_phases(sites, spec)
     levels = {name: {k: float(v[k]) for k in ("hits", "misses", "hit_rate", "load_bytes",
                                                 "store_bytes")}
               for name, v in mem.levels.items()}
@@ -116,8 +122,8 @@ def memory_summary(traced: TracedLaunch, mem: GpuMemoryResult) -> dict[str, Any]
         "requests_per_instruction": mem.requests_per_instruction,
         "coalescing": dict(mem.coalescing), "lds": dict(mem.lds), "levels": levels,
         "hbm_read_bytes": mem.hbm_read_bytes, "hbm_write_bytes": mem.hbm_write_bytes,
-        "sites": [_site(s, t, trace, mem) for s, t in sorted(traced.sites.items())
-                  if np.any(trace.site == s)],
+        "sites": sites,
+        **view_data(trace, mem, spec),
     }  # fmt: skip
 
 
