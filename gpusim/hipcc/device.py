@@ -211,7 +211,7 @@ class DeviceTranslator(StmtTranslator):
     # ---- calls
     def x_call_expr(self, c: Cursor) -> str:
         name = c.spelling
-        args = [a for a in children(c)[1:]]
+        args = [a for a in children(c)[1:] if a.location.file is not None]  # no defaults
         if name in bi.ATOMICS:
             base, index = self.pointer(args[0])
             rest = ", ".join(self.expr(a) for a in args[1:])

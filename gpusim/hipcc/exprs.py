@@ -176,12 +176,14 @@ class Translator:
         """C's integer division truncates toward zero; Python's ``//`` floors. They agree
         when both sides are unsigned, so only signed division pays for the exact form
         (exact for |values| < 2**53, all a kernel indexes with)."""
-        a, b = self.wrap(lhs, _PREC["//"]), self.wrap(rhs, _PREC["//"], right=True)
+        a, b = self.wrap(lhs, _PREC["-"]), self.wrap(rhs, _PREC["//"], right=True)
         if ct.is_unsigned(t):
-            return f"{a} {'//' if op == '/' else '%'} {b}", _PREC["//"]
+            left = self.wrap(lhs, _PREC["//"])
+            return f"{left} {'//' if op == '/' else '%'} {b}", _PREC["//"]
         if op == "/":
             return f"int({self.wrap(lhs, _PREC['/'])} / {self.wrap(rhs, _PREC['/'], right=True)})", 14
-        return f"int(math.fmod({self.expr(lhs)}, {self.expr(rhs)}))", _PREC["atom"]
+        q = f"int({self.wrap(lhs, _PREC['/'])} / {b})"
+        return f"{a} - {q} * {b}", _PREC["-"]
 
     def x_unary_operator(self, c: Cursor) -> tuple[str, int]:
         op = operator(c)

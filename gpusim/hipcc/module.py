@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from clang.cindex import Cursor, CursorKind
 
 from gpusim.config import config
-from gpusim.errors import HipError, hipError_t
+from gpusim.errors import HipError, KernelCompileError, hipError_t
 from gpusim.hipcc.clangast import in_cell, parse
 from gpusim.hipcc.device import DeviceTranslator, function_name
 from gpusim.hipcc.emit import Emitter
@@ -35,13 +36,15 @@ class Module:
     """A compiled HIP C++ source: its kernels, its ``main`` (if any), its Python."""
 
     def __init__(self, source: str, python_source: str, path: Path, namespace: Any,
-                 kernels: dict[str, CppKernel], origin: list[int]):
+                 kernels: dict[str, CppKernel], origin: list[int],
+                 instances: tuple[str, ...] = ()):
         self.source = source
         self.python_source = python_source
         self.path = path
         self._ns = namespace
         self.kernels = kernels
         self._origin = origin
+        self._instances = instances
 
     def __repr__(self) -> str:
         return f"<gpusim.hipcc module: kernels {sorted(self.kernels)}>"
@@ -49,6 +52,13 @@ class Module:
     def get_kernel(self, name: str) -> CppKernel:
         """The kernel ``name`` (``"saxpy"``, or a template instance ``"scale<float>"``)."""
         key = _python_name(name)
+        if key not in self.kernels and "<" in name and name not in self._instances:
+            try:  # a template instance no code uses yet: instantiate it, as hipcc would
+                other = compile(self.source, (*self._instances, name))
+            except KernelCompileError:
+                other = None
+            if other is not None and key in other.kernels:
+                self.kernels[key] = other.kernels[key]
         if key not in self.kernels:
             raise HipError(hipError_t.hipErrorInvalidDeviceFunction,
                            f"no __global__ function '{name}' in this source; it has "
@@ -130,10 +140,26 @@ def _functions(tu) -> list[tuple[Cursor, str]]:
     return sorted(found.values(), key=lambda item: item[0].location.line)
 
 
-def translate(source: str) -> tuple[str, list[int], dict[str, tuple[str, list]]]:
+# `template __global__ void k<float>(float*);`: libclang shows no node for an explicit
+# instantiation, so each one (and each instance get_kernel asks for) is also referenced
+# from a hidden function appended to the source, whose references _functions follows.
+_EXPLICIT = re.compile(r"^\s*template\s+(?:__global__|__device__)[^;{]*?(\w+\s*<[^;{]*?>)\s*\(",
+                       re.MULTILINE)
+
+
+def _with_instances(source: str, instances: tuple[str, ...]) -> str:
+    uses = [m.group(1) for m in _EXPLICIT.finditer(source)] + list(instances)
+    if not uses:
+        return source
+    refs = " ".join(f"(void)&{u};" for u in uses)
+    return source + f"\nstatic void __gpusim_instances() {{ {refs} }}\n"
+
+
+def translate(source: str, instances: tuple[str, ...] = ()
+              ) -> tuple[str, list[int], dict[str, tuple[str, list]]]:
     """(Python source, C++ line of each generated line after the header, kernels as
     {python name: (C++ name, parameter specs)})."""
-    tu = parse(source)
+    tu = parse(_with_instances(source, instances))
     out = Emitter(source.splitlines())
     constants = _constants(tu)
     for name, value in constants.items():
@@ -145,6 +171,8 @@ def translate(source: str) -> tuple[str, list[int], dict[str, tuple[str, list]]]
                   for fn, role in functions if role == "device"}
     kernels = {}
     for fn, role in functions:
+        if fn.spelling.startswith("__gpusim"):
+            continue
         out.line("")
         name = function_name(fn)
         if role in ("kernel", "device"):
@@ -152,7 +180,7 @@ def translate(source: str) -> tuple[str, list[int], dict[str, tuple[str, list]]]
                                                                            role == "kernel")
             if role == "kernel":
                 names = [p.spelling for p in fn.get_arguments()]
-                kernels[name] = (fn.displayname.split("(")[0] or fn.spelling,
+                kernels[name] = (_cpp_name(fn),
                                  [(n, *s) for n, s in zip(names, spec, strict=True)])
         else:
             from gpusim.hipcc.host import HostTranslator
@@ -162,11 +190,18 @@ def translate(source: str) -> tuple[str, list[int], dict[str, tuple[str, list]]]
     return "\n".join(HEADER) + "\n" + out.text(), out.origin, kernels
 
 
+def _cpp_name(fn: Cursor) -> str:
+    n = fn.get_num_template_arguments()
+    if n <= 0:
+        return fn.spelling
+    return f"{fn.spelling}<{', '.join(fn.get_template_argument_type(i).spelling for i in range(n))}>"
+
+
 def kernels_by_name(functions) -> set[str]:
     return {function_name(fn) for fn, role in functions if role == "kernel"}
 
 
-def compile(source: str) -> Module:  # noqa: A001 - hipcc.compile, as the issue names it
+def compile(source: str, instances: tuple[str, ...] = ()) -> Module:  # noqa: A001
     """Translate HIP C++ ``source`` and import the result.
 
     >>> mod = compile('''
@@ -176,7 +211,7 @@ def compile(source: str) -> Module:  # noqa: A001 - hipcc.compile, as the issue 
     >>> sorted(mod.kernels)
     ['fill']
     """
-    python_source, origin, kernels = translate(source)
+    python_source, origin, kernels = translate(source, tuple(instances))
     digest = hashlib.sha256(python_source.encode()).hexdigest()[:16]
     folder = Path(config.cache_dir) / "hipcc"
     folder.mkdir(parents=True, exist_ok=True)
@@ -194,4 +229,4 @@ def compile(source: str) -> Module:  # noqa: A001 - hipcc.compile, as the issue 
     for name, (cpp_name, params) in kernels.items():
         wrapped[name] = CppKernel(getattr(ns, name), cpp_name, params)
         setattr(ns, name, wrapped[name])  # host code launches the C-convention kernel
-    return Module(source, python_source, path, ns, wrapped, origin)
+    return Module(source, python_source, path, ns, wrapped, origin, tuple(instances))

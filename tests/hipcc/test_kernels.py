@@ -1,0 +1,97 @@
+"""HIP C++ kernels give the same results as Python kernels and NumPy."""
+
+import numpy as np
+import pytest
+
+from gpusim import hip, hipcc
+import cpp_kernels as ref
+
+
+@pytest.fixture(scope="module")
+def mod():
+    return hipcc.compile(ref.CPP)
+
+
+def test_saxpy_matches_the_python_kernel(mod, fresh_system):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(1000).astype(np.float32)
+    y = rng.standard_normal(1000).astype(np.float32)
+    d_x, d_y, d_y2 = hip.to_device(x), hip.to_device(y), hip.to_device(y)
+    mod.get_kernel("saxpy")[4, 256](1000, 2.5, d_x, d_y)
+    ref.saxpy[4, 256](np.int32(1000), np.float32(2.5), d_x, d_y2)
+    np.testing.assert_array_equal(d_y.copy_to_host(), d_y2.copy_to_host())
+    np.testing.assert_allclose(d_y.copy_to_host(), np.float32(2.5) * x + y, rtol=1e-6)
+
+
+def test_device_pointers_from_hipmalloc_are_accepted(mod, fresh_system):
+    x = np.arange(64, dtype=np.float32)
+    p = hip.hipMalloc(x.nbytes)
+    hip.hipMemcpy(p, x, x.nbytes, hip.hipMemcpyHostToDevice)
+    y = np.zeros(60, np.float32)
+    d_y = hip.to_device(y)
+    mod.get_kernel("saxpy")[1, 64](60, 1.0, p + 16, d_y)  # x + 4 elements, as C writes it
+    np.testing.assert_array_equal(d_y.copy_to_host(), x[4:64])
+    hip.hipFree(p)
+
+
+def test_reduction_with_dynamic_lds_matches_python(mod, fresh_system):
+    x = np.random.default_rng(1).standard_normal(3000).astype(np.float32)
+    outs = []
+    for kernel in (mod.get_kernel("block_sum"), ref.block_sum):
+        out = hip.to_device(np.zeros(1, np.float32))
+        kernel[12, 256, 0, 256 * 4](hip.to_device(x), out, np.int32(3000))
+        outs.append(out.copy_to_host()[0])
+    np.testing.assert_allclose(outs[0], np.sum(x.astype(np.float64) ** 2), rtol=1e-4)
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-5)
+
+
+def test_tiled_matmul_with_static_lds(mod, fresh_system):
+    n = 32
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((n, n)).astype(np.float32)
+    b = rng.standard_normal((n, n)).astype(np.float32)
+    c = hip.to_device(np.zeros(n * n, np.float32))
+    mod.get_kernel("matmul")[(2, 2), (16, 16)](hip.to_device(a.ravel()),
+                                               hip.to_device(b.ravel()), c, n)
+    np.testing.assert_allclose(c.copy_to_host().reshape(n, n), a @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_wavefront_shuffles_ballot_and_atomics(mod, fresh_system):
+    x = np.random.default_rng(3).integers(-1000, 1000, 256).astype(np.int32)
+    out = hip.to_device(np.array([-10**9, 0], np.int32))
+    mod.get_kernel("wave_max")[2, 128](hip.to_device(x), out)
+    got = out.copy_to_host()
+    assert got[0] == x.max()
+    assert got[1] == np.count_nonzero(x[:64] > 0)  # block 0's first wavefront
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_template_instances(mod, fresh_system, dtype):
+    m = np.arange(12, dtype=dtype).reshape(3, 4)
+    name = "scale_rows<float>" if dtype == np.float32 else "scale_rows<double>"
+    d = hip.to_device(m.ravel())
+    mod.get_kernel(name)[3, 2](d, 4, 0.5)
+    np.testing.assert_array_equal(d.copy_to_host().reshape(3, 4), m * dtype(0.5))
+
+
+def test_loops_integer_division_and_local_arrays(mod, fresh_system):
+    start = np.arange(1, 101, dtype=np.int32)
+    steps = hip.to_device(np.zeros(100, np.int32))
+    mod.get_kernel("collatz_steps")[1, 128](hip.to_device(start), steps, 100)
+    np.testing.assert_array_equal(steps.copy_to_host(), ref.numpy_collatz(start))
+
+
+def test_c_integer_division_truncates_toward_zero(fresh_system):
+    m = hipcc.compile("""
+    #include <hip/hip_runtime.h>
+    __global__ void divs(const int* a, const int* b, int* q, int* r) {
+      int i = threadIdx.x;
+      q[i] = a[i] / b[i];
+      r[i] = a[i] % b[i];
+    }""")
+    a = np.array([7, -7, 7, -7, 0, 9], np.int32)
+    b = np.array([2, 2, -2, -2, 3, 3], np.int32)
+    q, r = hip.to_device(np.zeros(6, np.int32)), hip.to_device(np.zeros(6, np.int32))
+    m.get_kernel("divs")[1, 6](hip.to_device(a), hip.to_device(b), q, r)
+    np.testing.assert_array_equal(q.copy_to_host(), np.trunc(a / b).astype(np.int32))
+    np.testing.assert_array_equal(r.copy_to_host(), np.fmod(a, b))
