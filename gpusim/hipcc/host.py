@@ -55,9 +55,12 @@ class HostTranslator(StmtTranslator):
             shape, elem = ct.array_shape(c.type)
             lists = [k for k in kids if k.kind == K.INIT_LIST_EXPR]
             items = ", ".join(self.expr(v) for v in children(lists[0])) if lists else ""
-            value = (f"np.array([{items}], np.{ct.dtype_name(elem)})" if lists else
+            if ct.dtype_name(elem) is None:  # handles: hipStream_t streams[2]
+                value = f"[None] * {shape[0]}"
+            else:
+                value = (f"np.array([{items}], np.{ct.dtype_name(elem)})" if lists else
                      f"np.zeros({shape if len(shape) > 1 else shape[0]}, "
-                     f"np.{ct.dtype_name(elem)})")
+                         f"np.{ct.dtype_name(elem)})")
         elif "dim3" in tname:
             args = [self.expr(a) for a in _args(init)] if init is not None else []
             value = f"dim3({', '.join(args)})" if args else "dim3(1)"
@@ -74,8 +77,11 @@ class HostTranslator(StmtTranslator):
         else:
             self.fail(c, f"a host variable of type `{tname}`",
                       "scalars, pointers, arrays, std::vector, dim3 and HIP handle types")
-        self.out.line(f"{name} = [{value}]" if c.spelling in self.cells else
-                      f"{name} = {value}", line)
+        if c.spelling in self.cells and ct.dtype_name(c.type):  # &x: memcpy can fill it
+            value = f"np.array([{value}], np.{ct.dtype_name(c.type)})"
+        elif c.spelling in self.cells:
+            value = f"[{value}]"
+        self.out.line(f"{name} = {value}", line)
 
     def _vector(self, c: Cursor, init: Cursor | None) -> str:
         dtype = ct.dtype_name(c.type.get_template_argument_type(0))

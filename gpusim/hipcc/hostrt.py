@@ -162,10 +162,25 @@ def free(ary: Any) -> None:
     """``free`` / ``delete[]``: NumPy frees the array when it is no longer used."""
 
 
+class Slot:
+    """``&handles[i]`` for an array of HIP handles: slot 0 is ``handles[i]``."""
+
+    def __init__(self, items: list, start: int):
+        self.items, self.start = items, start
+
+    def __getitem__(self, k: int) -> Any:
+        return self.items[self.start + k]
+
+    def __setitem__(self, k: int, value: Any) -> None:
+        self.items[self.start + k] = value
+
+
 def ptr_add(p: Any, k: int, itemsize: int) -> Any:
     """``p + k`` for a host array (a view from element k) or a device pointer."""
     if isinstance(p, np.ndarray):
         return p[int(k):]
+    if isinstance(p, (list, Slot)):
+        return Slot(p, int(k))
     return p + int(k) * itemsize
 
 

@@ -1,0 +1,124 @@
+"""Whole HIP programs in the style of ROCm's HIP-Basic examples run and print."""
+
+import pytest
+
+from gpusim import hipcc
+
+VECTOR_ADD = open(__file__.replace("test_programs.py", "vector_add.hip")).read()
+
+REDUCTION_WITH_STREAMS = r"""
+#include <hip/hip_runtime.h>
+#include <cstdio>
+#include <vector>
+
+#define CHECK(call) do { hipError_t e = (call); if (e != hipSuccess) { \
+  printf("error: %s\n", hipGetErrorString(e)); return 1; } } while (0)
+
+__global__ void sum_chunk(const int* in, unsigned long long* total, int n) {
+  __shared__ int partial[128];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  partial[threadIdx.x] = i < n ? in[i] : 0;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicAdd(total, (unsigned long long)partial[0]);
+}
+
+int main() {
+  const int n = 4096;
+  const int chunks = 2;
+  std::vector<int> h(n);
+  for (int i = 0; i < n; i++) h[i] = i % 7;
+  int* d_in;
+  unsigned long long* d_total;
+  CHECK(hipMalloc(&d_in, n * sizeof(int)));
+  CHECK(hipMalloc(&d_total, sizeof(unsigned long long)));
+  CHECK(hipMemset(d_total, 0, sizeof(unsigned long long)));
+  hipStream_t streams[2];
+  for (int c = 0; c < chunks; c++) CHECK(hipStreamCreate(&streams[c]));
+  int per = n / chunks;
+  for (int c = 0; c < chunks; c++) {
+    CHECK(hipMemcpyAsync(d_in + c * per, h.data() + c * per, per * sizeof(int),
+                         hipMemcpyHostToDevice, streams[c]));
+    hipLaunchKernelGGL(sum_chunk, dim3(per / 128), dim3(128), 0, streams[c],
+                       d_in + c * per, d_total, per);
+  }
+  CHECK(hipDeviceSynchronize());
+  unsigned long long total = 0;
+  CHECK(hipMemcpy(&total, d_total, sizeof(unsigned long long), hipMemcpyDeviceToHost));
+  long expected = 0;
+  for (int i = 0; i < n; i++) expected += i % 7;
+  printf("sum = %llu (expected %ld)\n", total, expected);
+  for (int c = 0; c < chunks; c++) CHECK(hipStreamDestroy(streams[c]));
+  CHECK(hipFree(d_in));
+  CHECK(hipFree(d_total));
+  return total == expected ? 0 : 1;
+}
+"""
+
+
+def test_vector_add_program(capsys, fresh_system):
+    mod = hipcc.compile(VECTOR_ADD)
+    assert mod.run() == 0
+    assert capsys.readouterr().out == "vector add of 1000 elements: PASSED\n"
+
+
+def test_reduction_with_streams_program(capsys, fresh_system):
+    mod = hipcc.compile(REDUCTION_WITH_STREAMS)
+    status = mod.run()
+    out = capsys.readouterr().out
+    expected = sum(i % 7 for i in range(4096))
+    assert out == f"sum = {expected} (expected {expected})\n"
+    assert status == 0
+
+
+def test_error_check_reports_hip_error_and_exit_status(capsys, fresh_system):
+    mod = hipcc.compile(r"""
+    #include <hip/hip_runtime.h>
+    #include <cstdio>
+    #include <cstdlib>
+    int main() {
+      float* d;
+      hipError_t err = hipMalloc(&d, (size_t)1 << 62);
+      if (err != hipSuccess) {
+        printf("hipMalloc failed: %s\n", hipGetErrorString(err));
+        exit(EXIT_FAILURE);
+      }
+      return 0;
+    }""")
+    assert mod.run() == 1
+    assert capsys.readouterr().out == "hipMalloc failed: out of memory\n"
+
+
+def test_generated_python_points_at_cpp_lines():
+    mod = hipcc.compile(VECTOR_ADD)
+    lines = mod.python_source.splitlines()
+    k = next(i for i, ln in enumerate(lines) if ln.startswith("def vector_add"))
+    cpp = VECTOR_ADD.splitlines()
+    assert "vector_add" in cpp[mod.cpp_line(k + 1) - 1]
+    assert "# line" in lines[k]
+
+
+@pytest.mark.parametrize("body, construct, line, col", [
+    ("__global__ void k(int* a) {\n  switch (a[0]) { case 0: a[1] = 1; }\n}", "`switch`", 3, 3),
+    ("__global__ void k(float* a) {\n  float* p;\n  a[0] = 1.0f;\n}",
+     "a pointer declared without a value", 3, 10),
+    ("__global__ void k(int* a) {\n  int x = (a[0] = 2);\n}",
+     "`=` inside an expression", 3, 12),
+])
+def test_unsupported_constructs_name_line_column_and_alternative(body, construct, line, col):
+    with pytest.raises(hipcc.UnsupportedCpp) as info:
+        hipcc.compile("#include <hip/hip_runtime.h>\n" + body)
+    err = info.value
+    assert (err.construct, err.lineno, err.col) == (construct, line, col)
+    assert "Instead:" in str(err)
+
+
+def test_clang_errors_are_shown_as_clang_shows_them():
+    with pytest.raises(hipcc.ClangError) as info:
+        hipcc.compile("#include <hip/hip_runtime.h>\n__global__ void k(int* a) { a[0] = b; }")
+    text = str(info.value)
+    assert "hip_cell.hip:2:36: error: use of undeclared identifier 'b'" in text
+    assert text.splitlines()[-1].strip() == "^"
