@@ -26,7 +26,8 @@ from gpusim.errors import KernelCompileError, hipError_t
 FILENAME = "hip_cell.hip"
 INCLUDE_DIR = Path(__file__).with_name("include")
 ARGS = ["-x", "hip", "-std=c++17", "-nogpuinc", "-nogpulib", "--cuda-host-only",
-        "-nostdinc", "-nostdinc++", "-isystem", str(INCLUDE_DIR), "-Wno-unused-value"]
+        "-nostdinc", "-nostdinc++", "-isystem", str(INCLUDE_DIR), "-Wno-unused-value",
+        "-include", "hip/hip_runtime.h"]  # as hipcc does: HIP names need no #include
 
 
 class ClangError(KernelCompileError):

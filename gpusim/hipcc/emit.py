@@ -17,7 +17,7 @@ from clang.cindex import Cursor
 from gpusim.errors import KernelCompileError
 
 
-class UnsupportedCpp(KernelCompileError):
+class UnsupportedCpp(KernelCompileError):  # noqa: N818 - named for what it reports
     """C++ that gpusim.hipcc does not translate; ``lineno``/``col`` point at it."""
 
 

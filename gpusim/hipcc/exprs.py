@@ -13,7 +13,6 @@ import keyword
 import re
 
 import numpy as np
-
 from clang.cindex import Cursor, CursorKind
 
 from gpusim.hipcc import ctypes_map as ct
@@ -181,7 +180,8 @@ class Translator:
             left = self.wrap(lhs, _PREC["//"])
             return f"{left} {'//' if op == '/' else '%'} {b}", _PREC["//"]
         if op == "/":
-            return f"int({self.wrap(lhs, _PREC['/'])} / {self.wrap(rhs, _PREC['/'], right=True)})", 14
+            q = f"{self.wrap(lhs, _PREC['/'])} / {self.wrap(rhs, _PREC['/'], right=True)}"
+            return f"int({q})", _PREC["atom"]
         q = f"int({self.wrap(lhs, _PREC['/'])} / {b})"
         return f"{a} - {q} * {b}", _PREC["-"]
 

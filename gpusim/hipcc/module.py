@@ -194,7 +194,8 @@ def _cpp_name(fn: Cursor) -> str:
     n = fn.get_num_template_arguments()
     if n <= 0:
         return fn.spelling
-    return f"{fn.spelling}<{', '.join(fn.get_template_argument_type(i).spelling for i in range(n))}>"
+    args = ", ".join(fn.get_template_argument_type(i).spelling for i in range(n))
+    return f"{fn.spelling}<{args}>"
 
 
 def kernels_by_name(functions) -> set[str]:

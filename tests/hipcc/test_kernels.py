@@ -1,10 +1,10 @@
 """HIP C++ kernels give the same results as Python kernels and NumPy."""
 
+import cpp_kernels as ref
 import numpy as np
 import pytest
 
 from gpusim import hip, hipcc
-import cpp_kernels as ref
 
 
 @pytest.fixture(scope="module")
