@@ -10,7 +10,7 @@ pointer arithmetic is a view (``h + k`` is ``h[k:]``), device pointer arithmetic
 >>> d = [None]
 >>> hipMalloc(d, 64) == hipSuccess, hipFree(d[0]) == hipSuccess
 (True, True)
->>> printf("%d items, %5.2f ms, %s\\n", 3, 1.5, "ok")
+>>> n = printf("%d items, %5.2f ms, %s\\n", 3, 1.5, "ok")
 3 items,  1.50 ms, ok
 """
 
