@@ -71,3 +71,13 @@ def array_shape(t: Type) -> tuple[tuple[int, ...], Type]:
         shape.append(t.get_array_size() if t.kind == TypeKind.CONSTANTARRAY else 0)
         t = canon(t.element_type)
     return tuple(shape), t
+
+
+def scalar_fields(t: Type) -> list[tuple[str, str]] | None:
+    """[(field, dtype)] of a struct whose members are all scalars; None otherwise."""
+    if not is_record(t):
+        return None
+    fields = [(f.spelling, dtype_name(f.type)) for f in canon(t).get_fields()]
+    if not fields or any(d is None for _, d in fields):
+        return None
+    return fields

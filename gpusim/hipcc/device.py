@@ -11,6 +11,9 @@ parameter ``p`` becomes two parameters, ``p`` and ``p_off``. ``__shared__`` arra
 
 from __future__ import annotations
 
+import ast
+import re
+
 from clang.cindex import Cursor, CursorKind
 
 from gpusim.hipcc import builtins as bi
@@ -36,6 +39,7 @@ class DeviceTranslator(StmtTranslator):
         self.device_fns = device_fns
         self.ptrs: dict[str, tuple[str, str | None]] = {}  # C name -> (array, offset var)
         self.shared_scalars: set[str] = set()
+        self.structs: dict[str, list[tuple[str, str]]] = {}  # struct variable -> fields
 
     def function(self, fn: Cursor, name: str, kernel: bool) -> list[tuple[str, str]]:
         """Emit the function; return its parameters as (kind, dtype) for the launcher:
@@ -50,6 +54,11 @@ class DeviceTranslator(StmtTranslator):
             elif ct.dtype_name(p.type):
                 params.append(pname)
                 spec.append(("scalar", ct.dtype_name(p.type)))
+            elif ct.scalar_fields(p.type) and kernel:  # a struct of scalars: one per field
+                fields = ct.scalar_fields(p.type)
+                self.structs[p.spelling] = fields
+                params += [f"{pname}_{f}" for f, _ in fields]
+                spec.append(("struct", tuple(fields)))
             else:
                 self.fail(p, f"a parameter of type `{p.type.spelling}`",
                           "scalars (int, float, ...) and pointers")
@@ -85,6 +94,9 @@ class DeviceTranslator(StmtTranslator):
             self.out.line(f"{name} = hip.shared.array(1, hip.{dtype})", line)
             self.shared_scalars.add(c.spelling)
             return
+        if ct.scalar_fields(c.type):
+            self.struct_decl(c, name, init, line)
+            return
         if ct.is_pointer(c.type):
             if init is None:
                 self.fail(c, "a pointer declared without a value", _POINTER_HINT)
@@ -105,6 +117,29 @@ class DeviceTranslator(StmtTranslator):
                 value = f"float({value})"
         self.out.line(f"{name} = {value}", line)
 
+    def struct_decl(self, c: Cursor, name: str, init: Cursor | None, line: int) -> None:
+        """A struct of scalars lives as one variable per field: ``p.x`` is ``p_x``."""
+        fields = ct.scalar_fields(c.type)
+        self.structs[c.spelling] = fields
+        values = self.struct_values(c, init, fields)
+        for (f, _), v in zip(fields, values, strict=True):
+            self.out.line(f"{name}_{f} = {v}", line)
+
+    def struct_values(self, c: Cursor, init: Cursor | None, fields) -> list[str]:
+        zero = {"float32": "np.float32(0.0)", "float64": "0.0", "bool_": "False"}
+        if init is None or strip(init).kind == K.CALL_EXPR and not children(strip(init)):
+            return [zero.get(d, "0") for _, d in fields]
+        s = strip(init)
+        while s.kind == K.CALL_EXPR and len(children(s)) == 1:  # copy construction
+            s = strip(children(s)[0])
+        if s.kind == K.DECL_REF_EXPR and s.spelling in self.structs:
+            return [f"{py_name(s.spelling)}_{f}" for f, _ in fields]
+        if s.kind == K.INIT_LIST_EXPR and len(children(s)) == len(fields):
+            return [self.convert(v, f.type)[0]
+                    for v, f in zip(children(s), ct.canon(c.type).get_fields(), strict=True)]
+        self.fail(init, "this struct initialiser",
+                  "a brace list of every field, {1.0f, 2}, or another struct variable")
+
     # ---- names
     def x_decl_ref_expr(self, c: Cursor) -> str:
         name = c.spelling
@@ -122,7 +157,11 @@ class DeviceTranslator(StmtTranslator):
         base = children(c)
         if base and strip(base[0]).spelling in bi.POSITION:
             return f"hip.{strip(base[0]).spelling}.{c.spelling}"
-        self.fail(c, "struct members in device code", "separate scalar variables")
+        if base and strip(base[0]).kind == K.DECL_REF_EXPR and \
+                strip(base[0]).spelling in self.structs:
+            return f"{py_name(strip(base[0]).spelling)}_{c.spelling}"
+        self.fail(c, "this member access in device code",
+                  "structs of scalars held in variables or passed by value to a kernel")
 
     # ---- pointers
     def pointer(self, c: Cursor) -> tuple[str, str | None]:
@@ -194,6 +233,11 @@ class DeviceTranslator(StmtTranslator):
 
     def assign(self, c, op, lhs, rhs, line):
         s = strip(lhs)
+        if s.kind == K.DECL_REF_EXPR and s.spelling in self.structs and op == "=":
+            fields = self.structs[s.spelling]
+            for (f, _), v in zip(fields, self.struct_values(s, rhs, fields), strict=True):
+                self.out.line(f"{py_name(s.spelling)}_{f} = {v}", line)
+            return
         if s.kind == K.DECL_REF_EXPR and ct.is_pointer(s.type) and s.spelling in self.ptrs:
             base, off_var = self.ptrs[s.spelling]
             if op in ("+=", "-=") and off_var:
@@ -219,6 +263,8 @@ class DeviceTranslator(StmtTranslator):
         if name in bi.BITS32:
             fn, dtype = bi.BITS32[name]
             return f"{fn}(np.{dtype}({self.expr(args[0])}))"
+        if name == "printf":
+            return self.printf(c, args)
         if name == "__lane_id":
             return "hip.laneid"
         if name in ("rsqrtf", "rsqrt"):
@@ -241,6 +287,29 @@ class DeviceTranslator(StmtTranslator):
             return f"{callee}({', '.join(texts)})"
         self.fail(c, f"calling `{name}` in device code",
                   "__device__ functions of this cell, HIP's device built-ins and math")
+
+    def printf(self, c: Cursor, args: list[Cursor]) -> str:
+        """Device printf -> ``print``: the text and values in order, with print()'s
+        spacing (one space between items); widths and precisions are not applied."""
+        fmt = strip(args[0])
+        if fmt.kind != K.STRING_LITERAL:
+            self.fail(c, "printf with a format that is not a string literal",
+                      'printf("i = %d\\n", i)')
+        text = ast.literal_eval(fmt.spelling)
+        pieces, values = _FORMAT.split(text), [self.expr(a) for a in args[1:]]
+        items = []
+        for k, piece in enumerate(pieces):
+            piece = piece.replace("%%", "%").strip(" ")
+            if k == len(pieces) - 1:
+                piece = piece.rstrip("\n")
+            if piece:
+                items.append(repr(piece))
+            if k < len(values):
+                items.append(values[k])
+        return f"print({', '.join(items)})"
+
+
+_FORMAT = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfgGcsp]")
 
 
 def function_name(fn: Cursor) -> str:

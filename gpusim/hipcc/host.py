@@ -66,6 +66,8 @@ class HostTranslator(StmtTranslator):
             value = f"dim3({', '.join(args)})" if args else "dim3(1)"
         elif any(t in tname for t in _CELL_TYPES) and init is None:
             value = "None"
+        elif ct.scalar_fields(c.type):
+            value = self._struct(c, init)
         elif init is not None and init.kind != K.INIT_LIST_EXPR:
             value = self.convert(init, c.type)[0]
         elif ct.is_pointer(c.type):
@@ -82,6 +84,21 @@ class HostTranslator(StmtTranslator):
         elif c.spelling in self.cells:
             value = f"[{value}]"
         self.out.line(f"{name} = {value}", line)
+
+    def _struct(self, c: Cursor, init: Cursor | None) -> str:
+        """A struct of scalars on the host: a namespace with its fields."""
+        fields = list(ct.canon(c.type).get_fields())
+        s = strip(init) if init is not None else None
+        if s is not None and s.kind == K.INIT_LIST_EXPR:
+            values = [self.convert(v, f.type)[0] for v, f in zip(children(s), fields,
+                                                                 strict=False)]
+        elif s is None or s.kind == K.CALL_EXPR and not children(s):
+            values = []
+        else:
+            return f"copy.copy({self.expr(init)})"
+        values += ["0"] * (len(fields) - len(values))
+        items = ", ".join(f"{f.spelling}={v}" for f, v in zip(fields, values, strict=True))
+        return f"SimpleNamespace({items})"
 
     def _vector(self, c: Cursor, init: Cursor | None) -> str:
         dtype = ct.dtype_name(c.type.get_template_argument_type(0))
@@ -174,6 +191,11 @@ class HostTranslator(StmtTranslator):
         if name == "dim3":
             args = [self.expr(a) for a in _args(c)]
             return args[0] if len(args) == 1 else f"dim3({', '.join(args)})"
+        if c.referenced is not None and c.referenced.kind == K.CONSTRUCTOR and \
+                ct.scalar_fields(c.type):
+            written = _args(c)
+            if len(written) == 1 and ct.is_record(written[0].type):  # a copy, by value
+                return f"copy.copy({self.expr(written[0])})"
         if name in ("size", "data") and kids and strip(kids[0]).kind == K.MEMBER_REF_EXPR:
             obj = self.expr(children(strip(kids[0]))[0])
             return f"len({obj})" if name == "size" else obj

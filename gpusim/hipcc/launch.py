@@ -35,8 +35,13 @@ class CppKernel(Kernel):
             raise HipError(hipError_t.hipErrorInvalidValue,
                            f"kernel '{self.cpp_name}' takes {len(self.params)} arguments "
                            f"({', '.join(p[0] for p in self.params)}), got {len(args)}")
-        return tuple(_convert(self.cpp_name, p, a) for p, a in zip(self.params, args,
-                                                                     strict=True))
+        out = []
+        for param, arg in zip(self.params, args, strict=True):
+            if param[1] == "struct":
+                out += _fields(self.cpp_name, param, arg)
+            else:
+                out.append(_convert(self.cpp_name, param, arg))
+        return tuple(out)
 
     def launch(self, grid: Any, block: Any, args: tuple, *, stream: Any = 0,
                shared_bytes: int = 0) -> None:
@@ -51,6 +56,27 @@ class CppKernel(Kernel):
 
     def isa(self, *args: Any, **kwargs: Any) -> str:
         return super().isa(*(self.c_args(args) if args else ()), **kwargs)
+
+
+def _fields(kernel: str, param: tuple, arg: Any) -> list:
+    """A struct argument, field by field: an object with the fields as attributes (what
+    translated C host code passes), a dict, or a sequence in declaration order."""
+    name, _, fields = param
+    values = []
+    for k, (field, dtype) in enumerate(fields):
+        if isinstance(arg, dict):
+            value = arg.get(field)
+        elif isinstance(arg, (tuple, list)):
+            value = arg[k] if k < len(arg) else None
+        else:
+            value = getattr(arg, field, None)
+        if value is None:
+            raise HipError(hipError_t.hipErrorInvalidValue,
+                           f"kernel '{kernel}': struct parameter '{name}' needs field "
+                           f"'{field}'; pass an object or dict with fields "
+                           f"{[f for f, _ in fields]}, or a tuple in that order")
+        values.append(np.dtype(dtype).type(value))
+    return values
 
 
 def _convert(kernel: str, param: tuple[str, str, str], arg: Any) -> Any:

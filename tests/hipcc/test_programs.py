@@ -1,8 +1,9 @@
 """Whole HIP programs in the style of ROCm's HIP-Basic examples run and print."""
 
+import numpy as np
 import pytest
 
-from gpusim import hipcc
+from gpusim import hip, hipcc
 
 VECTOR_ADD = open(__file__.replace("test_programs.py", "vector_add.hip")).read()
 
@@ -122,3 +123,47 @@ def test_clang_errors_are_shown_as_clang_shows_them():
     text = str(info.value)
     assert "hip_cell.hip:2:36: error: use of undeclared identifier 'b'" in text
     assert text.splitlines()[-1].strip() == "^"
+
+
+STRUCT_PROGRAM = r"""
+struct Params { float scale; int offset; };
+__global__ void apply(Params p, const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  Params q = p;
+  q.offset = q.offset + 1;
+  if (i < n) out[i] = in[i] * q.scale + q.offset;
+}
+int main() {
+  Params p = {2.0f, 3};
+  float h[4] = {1, 2, 3, 4};
+  float *d_in, *d_out;
+  hipMalloc(&d_in, sizeof(h)); hipMalloc(&d_out, sizeof(h));
+  hipMemcpy(d_in, h, sizeof(h), hipMemcpyHostToDevice);
+  apply<<<1, 64>>>(p, d_in, d_out, 4);
+  hipMemcpy(h, d_out, sizeof(h), hipMemcpyDeviceToHost);
+  for (int i = 0; i < 4; i++) printf("%g ", h[i]);
+  printf("\n");
+  return 0;
+}
+"""
+
+
+def test_structs_of_scalars_on_host_and_device(capsys, fresh_system):
+    mod = hipcc.compile(STRUCT_PROGRAM)
+    assert mod.run() == 0
+    assert capsys.readouterr().out == "6 8 10 12 \n"  # in * 2 + (3 + 1)
+    x = hip.to_device(np.arange(4, dtype=np.float32))
+    out = hip.device_array(4, np.float32)
+    mod.get_kernel("apply")[1, 64]({"scale": 3.0, "offset": 1}, x, out, 4)
+    np.testing.assert_array_equal(out.copy_to_host(), np.arange(4) * 3.0 + 2)
+
+
+def test_device_printf_prints_each_thread(capsys, fresh_system):
+    mod = hipcc.compile(r"""
+    __global__ void hello() {
+      if (threadIdx.x < 2) printf("Hello from thread %d of block %d\n", threadIdx.x, blockIdx.x);
+    }
+    int main() { hello<<<2, 64>>>(); hipDeviceSynchronize(); return 0; }""")
+    assert mod.run() == 0
+    lines = sorted(capsys.readouterr().out.splitlines())
+    assert lines == [f"Hello from thread {t} of block {b}" for b in (0, 1) for t in (0, 1)]

@@ -3,6 +3,7 @@
 // compiled: gpusim.hipcc translates the parsed code to kernels for the emulator.
 #pragma once
 #include <cstddef>
+#include <cstdio>
 #include <__gpusim_enums.h>
 
 #define __global__ __attribute__((global))
