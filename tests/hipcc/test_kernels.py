@@ -95,3 +95,18 @@ def test_c_integer_division_truncates_toward_zero(fresh_system):
     m.get_kernel("divs")[1, 6](hip.to_device(a), hip.to_device(b), q, r)
     np.testing.assert_array_equal(q.copy_to_host(), np.trunc(a / b).astype(np.int32))
     np.testing.assert_array_equal(r.copy_to_host(), np.fmod(a, b))
+
+
+@pytest.mark.parametrize("name", ["saxpy", "block_sum"])
+def test_same_resource_counts_as_the_python_kernel(mod, fresh_system, name):
+    pytest.importorskip("llvmlite")
+    x = hip.to_device(np.zeros(1024, np.float32))
+    y = hip.to_device(np.zeros(1024, np.float32))
+    cpp_args = (1024, 2.0, x, y) if name == "saxpy" else (x, y, 1024)
+    py_args = ((np.int32(1024), np.float32(2.0), x, y) if name == "saxpy"
+               else (x, y, np.int32(1024)))
+    got = mod.get_kernel(name).resources(*cpp_args, device="mi300x", block_size=256)
+    want = getattr(ref, name).resources(*py_args, device="mi300x", block_size=256)
+    assert got["source"] == want["source"] == "llvm"
+    for key in ("vgprs", "sgprs", "lds_bytes"):
+        assert got[key] == want[key], key
