@@ -26,6 +26,7 @@ import numpy as np
 
 from gpusim import hip
 from gpusim.errors import HipError, hipError_t
+from gpusim.hipcc.lines import to_cpp
 
 globals().update(hipError_t.__members__)
 hipMemcpyHostToHost, hipMemcpyHostToDevice = hip.hipMemcpyHostToHost, hip.hipMemcpyHostToDevice
@@ -44,12 +45,24 @@ class Exit(Exception):  # noqa: N818 - it is C's exit(), not an error
         self.status = int(status)
 
 
+# Faults a GPU program does not survive: the process aborts (a HIP program is killed
+# with "Memory access fault by GPU"), so they are raised, not returned as a status.
+_FATAL = {hipError_t.hipErrorIllegalAddress, hipError_t.hipErrorLaunchFailure,
+          hipError_t.hipErrorAssert}
+ABORTED = 134  # the shell's status of a process killed by SIGABRT (128 + 6)
+
+
 def run_main(main: Callable[[], Any]) -> int:
-    """Run a translated ``main``; return its exit status (``exit(n)`` included)."""
+    """Run a translated ``main``; return its exit status (``exit(n)`` included). A GPU
+    fault aborts the program: its message goes to stderr and the status is 134."""
     try:
         status = main()
     except Exit as e:
         status = e.status
+    except HipError as e:
+        sys.stdout.flush()
+        sys.stderr.write(f"program aborted: {to_cpp(e)}\n")
+        return ABORTED
     sys.stdout.flush()
     return 0 if status is None else int(status)
 
@@ -60,6 +73,8 @@ def _status(fn: Callable[..., Any]) -> Callable[..., hipError_t]:
         try:
             fn(*args)
         except HipError as e:
+            if e.code in _FATAL:
+                raise
             _last[0] = e.code
             return e.code
         return hipError_t.hipSuccess

@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.errors import HipError, hipError_t
+from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.hip import DeviceArray, DevicePointer, Kernel
+from gpusim.hipcc.lines import to_cpp
 from gpusim.runtime.pointers import resolve_device
 
 
@@ -45,8 +46,11 @@ class CppKernel(Kernel):
 
     def launch(self, grid: Any, block: Any, args: tuple, *, stream: Any = 0,
                shared_bytes: int = 0) -> None:
-        super().launch(grid, block, self.c_args(args), stream=stream or 0,
-                       shared_bytes=shared_bytes)
+        try:
+            super().launch(grid, block, self.c_args(args), stream=stream or 0,
+                           shared_bytes=shared_bytes)
+        except GpusimError as e:
+            raise to_cpp(e) from None
 
     def specialize(self, *args: Any):
         return super().specialize(*self.c_args(args))

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpusim.errors import KernelCompileError
+from gpusim.errors import GpusimError, KernelCompileError
+from gpusim.hipcc.lines import to_cpp
 
 
 def hip_cell(line: str, cell: str, user_ns: dict[str, Any] | None = None) -> int | None:
@@ -43,7 +44,11 @@ def hip_cell(line: str, cell: str, user_ns: dict[str, Any] | None = None) -> int
         print(mod.python_source)
     if not mod.has_main:
         return None
-    status = mod.run()
+    try:
+        status = mod.run()
+    except GpusimError as e:
+        print(to_cpp(e))
+        return None
     print(f"exit status {status}")
     return status
 

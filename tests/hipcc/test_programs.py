@@ -167,3 +167,92 @@ def test_device_printf_prints_each_thread(capfd, fresh_system):
     assert mod.run() == 0
     lines = sorted(capfd.readouterr().out.splitlines())  # compiled code writes to fd 1
     assert lines == sorted(f"Hello from thread {t} of block {b}" for b in (0, 1) for t in (0, 1))
+
+
+def test_gpu_fault_aborts_the_program_at_the_cpp_line(capsys, fresh_system):
+    mod = hipcc.compile(r"""
+    __global__ void fill(float* out, int n) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      out[i] = 1.0f;
+    }
+    int main() {
+      float* d; hipMalloc(&d, 100 * sizeof(float));
+      fill<<<2, 64>>>(d, 100);
+      hipDeviceSynchronize();
+      printf("not reached\n");
+      return 0;
+    }""")
+    assert mod.run() == 134  # killed by SIGABRT, as a HIP program with a memory fault is
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "out-of-bounds write of global array 'out'" in captured.err
+    assert "HIP C++ line 4 (generated Python line" in captured.err
+
+
+MATMUL = r"""
+#include <hip/hip_runtime.h>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+constexpr int TILE = 16;
+
+__global__ void matmul_lds(const float* A, const float* B, float* C, int n) {
+  __shared__ float As[TILE][TILE + 1];
+  __shared__ float Bs[TILE][TILE + 1];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty;
+  const int col = blockIdx.x * TILE + tx;
+  float sum = 0.0f;
+  for (int t = 0; t < (n + TILE - 1) / TILE; t++) {
+    As[ty][tx] = (row < n && t * TILE + tx < n) ? A[row * n + t * TILE + tx] : 0.0f;
+    Bs[ty][tx] = (col < n && t * TILE + ty < n) ? B[(t * TILE + ty) * n + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < TILE; k++) sum += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < n && col < n) C[row * n + col] = sum;
+}
+
+int main() {
+  const int n = 40;
+  std::vector<float> a(n * n), b(n * n), c(n * n);
+  for (int i = 0; i < n * n; i++) { a[i] = (i % 5) - 2; b[i] = (i % 3) - 1; }
+  float *da, *db, *dc;
+  hipMalloc(&da, n * n * sizeof(float));
+  hipMalloc(&db, n * n * sizeof(float));
+  hipMalloc(&dc, n * n * sizeof(float));
+  hipMemcpy(da, a.data(), n * n * sizeof(float), hipMemcpyHostToDevice);
+  hipMemcpy(db, b.data(), n * n * sizeof(float), hipMemcpyHostToDevice);
+  dim3 block(TILE, TILE);
+  dim3 grid((n + TILE - 1) / TILE, (n + TILE - 1) / TILE);
+  hipEvent_t start, stop;
+  hipEventCreate(&start); hipEventCreate(&stop);
+  hipEventRecord(start);
+  matmul_lds<<<grid, block>>>(da, db, dc, n);
+  hipEventRecord(stop);
+  hipEventSynchronize(stop);
+  float ms = 0.0f;
+  hipEventElapsedTime(&ms, start, stop);
+  hipMemcpy(c.data(), dc, n * n * sizeof(float), hipMemcpyDeviceToHost);
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      float ref = 0.0f;
+      for (int k = 0; k < n; k++) ref += a[i * n + k] * b[k * n + j];
+      if (c[i * n + j] != ref) bad++;
+    }
+  printf("%dx%d matmul with LDS tiles: %s (grid %u x %u)\n", n, n, bad ? "FAILED" : "PASSED",
+         grid.x, grid.y);
+  printf("time is modeled: %s\n", ms > 0.0f ? "yes" : "no");
+  hipFree(da); hipFree(db); hipFree(dc);
+  return bad;
+}
+"""
+
+
+def test_matrix_multiply_with_lds_and_events(capsys, fresh_system):
+    mod = hipcc.compile(MATMUL)
+    assert mod.run() == 0
+    assert capsys.readouterr().out == ("40x40 matmul with LDS tiles: PASSED (grid 3 x 3)\n"
+                                       "time is modeled: yes\n")
