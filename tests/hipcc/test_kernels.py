@@ -110,3 +110,37 @@ def test_same_resource_counts_as_the_python_kernel(mod, fresh_system, name):
     assert got["source"] == want["source"] == "llvm"
     for key in ("vgprs", "sgprs", "lds_bytes"):
         assert got[key] == want[key], key
+
+
+def test_while_lowered_for_with_continue_break_shared_scalar_and_votes(fresh_system):
+    m = hipcc.compile(r"""
+    __global__ void odd_sum(const int* v, int n, int* out) {
+      __shared__ int block_total;
+      if (threadIdx.x == 0) block_total = 0;
+      __syncthreads();
+      int mine = 0;
+      for (int i = threadIdx.x; i < n; i += blockDim.x) {  // stride not constant: a while
+        if (v[i] < 0) break;
+        if (v[i] % 2 == 0) continue;
+        mine += v[i];
+      }
+      atomicAdd(&block_total, mine);
+      __syncthreads();
+      if (threadIdx.x == 0) out[0] = block_total;
+      bool big = mine > 1000;
+      int any_big = __any(big), all_positive = __all(mine >= 0);  // votes of all 64 lanes
+      if (threadIdx.x == 0) { out[1] = any_big; out[2] = all_positive; }
+    }""")
+    v = np.arange(500, dtype=np.int32)
+    v[300] = -1  # thread 300 % 64 = 44 stops at its 5th element
+    out = hip.to_device(np.zeros(3, np.int32))
+    m.get_kernel("odd_sum")[1, 64](hip.to_device(v), 500, out)
+    sums = []
+    for t in range(64):
+        total = 0
+        for i in range(t, 500, 64):
+            if v[i] < 0:
+                break
+            total += v[i] if v[i] % 2 else 0
+        sums.append(total)
+    assert out.copy_to_host().tolist() == [sum(sums), int(max(sums) > 1000), 1]
