@@ -64,8 +64,9 @@ class HostTranslator(StmtTranslator):
         elif "dim3" in tname:
             args = [self.expr(a) for a in _args(init)] if init is not None else []
             value = f"dim3({', '.join(args)})" if args else "dim3(1)"
-        elif any(t in tname for t in _CELL_TYPES) and init is None:
-            value = "None"
+        elif any(t in tname for t in _CELL_TYPES) and (
+                init is None or init.kind == K.CALL_EXPR and not children(init)):
+            value = "None"  # filled by hipGetDeviceProperties(&props), hipStreamCreate(&s)
         elif ct.scalar_fields(c.type):
             value = self._struct(c, init)
         elif init is not None and init.kind != K.INIT_LIST_EXPR:

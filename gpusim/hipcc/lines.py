@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 _MAPS: dict[str, dict[int, int]] = {}
-_PLACE = re.compile(r"line (\d+), column (\d+) of (\S+?\.py)|line (\d+) of (\S+?\.py)")
+_PLACE = re.compile(r"line (\d+), column (\d+) (?:of |\()(\S+?\.py)\)?|line (\d+) of (\S+?\.py)")
 
 
 def register(path: str, lines: dict[int, int]) -> None:

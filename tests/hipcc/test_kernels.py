@@ -144,3 +144,19 @@ def test_while_lowered_for_with_continue_break_shared_scalar_and_votes(fresh_sys
             total += v[i] if v[i] % 2 else 0
         sums.append(total)
     assert out.copy_to_host().tolist() == [sum(sums), int(max(sums) > 1000), 1]
+
+
+def test_hipLaunchKernelGGL_from_python(mod, fresh_system):
+    y = hip.to_device(np.ones(64, np.float32))
+    hip.hipLaunchKernelGGL(mod.get_kernel("saxpy"), 1, 64, 0, 0, 64, 3.0,
+                           hip.to_device(np.full(64, 2.0, np.float32)), y)
+    np.testing.assert_array_equal(y.copy_to_host(), np.full(64, 7.0, np.float32))
+
+
+def test_wrong_argument_types_are_named(mod, fresh_system):
+    with pytest.raises(hip.HipError, match="parameter 'x' points to float32, got an array of "
+                                           "float64"):
+        mod.get_kernel("saxpy")[1, 64](4, 1.0, hip.to_device(np.zeros(4)),
+                                       hip.to_device(np.zeros(4, np.float32)))
+    with pytest.raises(hip.HipError, match="takes 4 arguments"):
+        mod.get_kernel("saxpy")[1, 64](4, 1.0)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from gpusim import hip, hipcc
+from gpusim.errors import KernelCompileError
 
 VECTOR_ADD = open(__file__.replace("test_programs.py", "vector_add.hip")).read()
 
@@ -256,3 +257,32 @@ def test_matrix_multiply_with_lds_and_events(capsys, fresh_system):
     assert mod.run() == 0
     assert capsys.readouterr().out == ("40x40 matmul with LDS tiles: PASSED (grid 3 x 3)\n"
                                        "time is modeled: yes\n")
+
+
+def test_device_query_program(capsys, fresh_system):
+    mod = hipcc.compile(r"""
+    int main() {
+      int count = 0;
+      hipGetDeviceCount(&count);
+      hipDeviceProp_t props;
+      hipGetDeviceProperties(&props, 0);
+      printf("%d x %s, %d CUs, wave %d, LDS %zu\n", count, props.gcnArchName,
+             props.multiProcessorCount, props.warpSize, props.sharedMemPerBlock);
+      return 0;
+    }""")
+    assert mod.run() == 0
+    props = hip.hipGetDeviceProperties(0)
+    assert capsys.readouterr().out == (
+        f"{hip.hipGetDeviceCount()} x {props.gcnArchName}, {props.multiProcessorCount} CUs, "
+        f"wave {props.warpSize}, LDS {props.sharedMemPerBlock}\n")
+
+
+def test_kernel_compile_errors_point_at_the_cpp_line(fresh_system):
+    mod = hipcc.compile("""
+    __device__ int fact(int x) { return x <= 1 ? 1 : x * fact(x - 1); }
+    __global__ void k(int* out) { out[threadIdx.x] = fact(threadIdx.x); }
+    """)
+    with pytest.raises(KernelCompileError) as info:
+        mod.get_kernel("k")[1, 4](hip.device_array(4, np.int32))
+    assert "HIP C++ line 2 (generated Python line" in str(info.value)
+    assert "recursion" in str(info.value)
