@@ -118,6 +118,8 @@ class Translator:
         if src is None or dst is None or src == dst:
             return self._expr(c)
         inner = strip(c)
+        if dst == "bool_":  # C's && || ! ?: test against zero and give 0/1, not the operand
+            return f"{self.wrap(c, _PREC['cmp'] + 1)} != 0", _PREC["cmp"]
         if dst.startswith("float") and not src.startswith("float"):
             v = value_of(inner) if inner.kind in (K.INTEGER_LITERAL,) else None
             if v is not None and not self._macro_name(inner):
@@ -129,8 +131,6 @@ class Translator:
                 return float_literal(value_of(inner), dst), _PREC["atom"]
             return f"np.float32({self.expr(c)})", _PREC["atom"]
         if src.startswith("float") and not dst.startswith("float"):
-            if dst == "bool_":
-                return f"({self.expr(c)}) != 0", _PREC["cmp"]
             return f"np.{dst}({self.expr(c)})", _PREC["atom"]
         return self._expr(c)
 
