@@ -32,8 +32,6 @@ class DeviceTranslator(StmtTranslator):
     """One device or kernel function; ``device_pointer_params`` names, per device
     function, which parameters are pointers (their calls pass array and offset)."""
 
-    mode = "device"
-
     def __init__(self, out, constants, device_fns: dict[str, list[bool]]):
         super().__init__(out, constants)
         self.device_fns = device_fns

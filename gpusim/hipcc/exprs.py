@@ -47,8 +47,6 @@ class Translator:
     """Shared expression rules; ``out`` collects the lines, ``constants`` are the
     ``#define`` names the module defines."""
 
-    mode = "host"
-
     def __init__(self, out: Emitter, constants: dict[str, str]):
         self.out = out
         self.constants = constants

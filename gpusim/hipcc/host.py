@@ -23,10 +23,10 @@ _HOST_MATH = {"fma": "math.fma", "fmaf": "math.fma"}
 
 
 class HostTranslator(StmtTranslator):
-    def __init__(self, out, constants, device_fns, kernels: set[str]):
+    """``main`` or another host function; ``cells`` are the locals whose address is taken."""
+
+    def __init__(self, out, constants):
         super().__init__(out, constants)
-        self.device_fns = device_fns
-        self.kernels = kernels
         self.cells: set[str] = set()
 
     def function(self, fn: Cursor, name: str) -> None:

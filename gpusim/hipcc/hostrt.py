@@ -29,6 +29,19 @@ from gpusim.errors import HipError, hipError_t
 from gpusim.hipcc.lines import to_cpp
 
 globals().update(hipError_t.__members__)
+# What translated host code sees (`from gpusim.hipcc.hostrt import *`): C's names only.
+__all__ = [*hipError_t.__members__, "hipMemcpyHostToHost", "hipMemcpyHostToDevice",
+           "hipMemcpyDeviceToHost", "hipMemcpyDeviceToDevice", "hipMemcpyDefault", "stdout",
+           "stderr", "dim3", "hipMalloc", "hipHostMalloc", "hipMallocManaged",
+           "hipGetDeviceCount", "hipGetDevice", "hipGetDeviceProperties", "hipStreamCreate",
+           "hipStreamCreateWithFlags", "hipEventCreate", "hipEventCreateWithFlags",
+           "hipEventElapsedTime", "hipFree", "hipHostFree", "hipMemcpy", "hipMemcpyAsync",
+           "hipMemset", "hipMemsetAsync", "hipDeviceSynchronize", "hipDeviceReset",
+           "hipSetDevice", "hipStreamDestroy", "hipStreamSynchronize", "hipStreamWaitEvent",
+           "hipEventDestroy", "hipEventRecord", "hipEventSynchronize", "hipGetErrorString",
+           "hipGetErrorName", "hipGetLastError", "hipPeekAtLastError", "launch",
+           "hipLaunchKernelGGL", "printf", "fprintf", "puts", "exit", "malloc", "free",
+           "ptr_add", "srand", "rand"]
 hipMemcpyHostToHost, hipMemcpyHostToDevice = hip.hipMemcpyHostToHost, hip.hipMemcpyHostToDevice
 hipMemcpyDeviceToHost, hipMemcpyDefault = hip.hipMemcpyDeviceToHost, hip.hipMemcpyDefault
 hipMemcpyDeviceToDevice = hip.hipMemcpyDeviceToDevice
@@ -101,11 +114,16 @@ hipEventCreate = _status(lambda ref: _out(hip.hipEventCreate, ref))
 hipEventCreateWithFlags = _status(lambda ref, f: _out(hip.hipEventCreateWithFlags, ref, f))
 hipEventElapsedTime = _status(lambda ref, a, b: _out(
     lambda: np.float32(hip.hipEventElapsedTime(a, b)), ref))
-for _name in ("hipFree", "hipHostFree", "hipMemcpy", "hipMemcpyAsync", "hipMemset",
-              "hipMemsetAsync", "hipDeviceSynchronize", "hipDeviceReset", "hipSetDevice",
-              "hipStreamDestroy", "hipStreamSynchronize", "hipStreamWaitEvent",
-              "hipEventDestroy", "hipEventRecord", "hipEventSynchronize"):
-    globals()[_name] = _status(getattr(hip, _name))
+hipFree, hipHostFree = _status(hip.hipFree), _status(hip.hipHostFree)
+hipMemcpy, hipMemcpyAsync = _status(hip.hipMemcpy), _status(hip.hipMemcpyAsync)
+hipMemset, hipMemsetAsync = _status(hip.hipMemset), _status(hip.hipMemsetAsync)
+hipDeviceSynchronize = _status(hip.hipDeviceSynchronize)
+hipDeviceReset, hipSetDevice = _status(hip.hipDeviceReset), _status(hip.hipSetDevice)
+hipStreamDestroy = _status(hip.hipStreamDestroy)
+hipStreamSynchronize = _status(hip.hipStreamSynchronize)
+hipStreamWaitEvent = _status(hip.hipStreamWaitEvent)
+hipEventDestroy, hipEventRecord = _status(hip.hipEventDestroy), _status(hip.hipEventRecord)
+hipEventSynchronize = _status(hip.hipEventSynchronize)
 hipGetErrorString, hipGetErrorName = hip.hipGetErrorString, hip.hipGetErrorName
 
 

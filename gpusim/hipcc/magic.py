@@ -37,8 +37,7 @@ def hip_cell(line: str, cell: str, user_ns: dict[str, Any] | None = None) -> int
         print(e)
         return None
     if user_ns is not None:
-        user_ns.update({k.cpp_name.split("<")[0] if "<" not in k.cpp_name else name: k
-                        for name, k in mod.kernels.items()})
+        user_ns.update(mod.kernels)  # saxpy, and template instances as scale__float
         user_ns["_hip"] = mod
     if "--python" in line.split():
         print(mod.python_source)

@@ -205,8 +205,7 @@ def translate(source: str, instances: tuple[str, ...] = ()
         else:
             from gpusim.hipcc.host import HostTranslator
 
-            HostTranslator(out, constants, device_fns, kernels_by_name(functions)).function(
-                fn, name)
+            HostTranslator(out, constants).function(fn, name)
     return "\n".join(HEADER) + "\n" + out.text(), out.origin, kernels
 
 
@@ -216,10 +215,6 @@ def _cpp_name(fn: Cursor) -> str:
         return fn.spelling
     args = ", ".join(fn.get_template_argument_type(i).spelling for i in range(n))
     return f"{fn.spelling}<{args}>"
-
-
-def kernels_by_name(functions) -> set[str]:
-    return {function_name(fn) for fn, role in functions if role == "kernel"}
 
 
 def compile(source: str, instances: tuple[str, ...] = ()) -> Module:  # noqa: A001

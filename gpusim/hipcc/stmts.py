@@ -104,9 +104,11 @@ class StmtTranslator(Translator):
         tokens = list(c.get_tokens())
         semis, depth = [], 0
         for t in tokens:
-            depth += t.spelling in "([{" and len(t.spelling) == 1
-            depth -= t.spelling in ")]}" and len(t.spelling) == 1
-            if t.spelling == ";" and depth == 1 and len(semis) < 2:
+            if t.spelling in ("(", "[", "{"):
+                depth += 1
+            elif t.spelling in (")", "]", "}"):
+                depth -= 1
+            elif t.spelling == ";" and depth == 1 and len(semis) < 2:  # the header's two
                 semis.append(t.extent.start.offset)
         kids = children(c)
         body = kids[-1]
