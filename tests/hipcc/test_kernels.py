@@ -160,3 +160,20 @@ def test_wrong_argument_types_are_named(mod, fresh_system):
                                        hip.to_device(np.zeros(4, np.float32)))
     with pytest.raises(hip.HipError, match="takes 4 arguments"):
         mod.get_kernel("saxpy")[1, 64](4, 1.0)
+
+
+def test_sanitizer_finds_a_missing_barrier_in_cpp(fresh_system):
+    m = hipcc.compile(r"""
+    __global__ void shift(const int* in, int* out) {
+      __shared__ int tile[64];
+      tile[threadIdx.x] = in[threadIdx.x];
+      out[threadIdx.x] = tile[(threadIdx.x + 1) % 64];  // needs __syncthreads() first
+    }""")
+    kernel = m.get_kernel("shift")
+    kernel.check = True
+    with pytest.raises(hip.HipError) as info:
+        kernel[1, 64](hip.to_device(np.arange(64, dtype=np.int32)),
+                      hip.device_array(64, np.int32))
+        hip.synchronize()
+    assert "race" in str(info.value).lower()
+    assert "# line 4" in str(info.value) and "# line 5" in str(info.value)
