@@ -30,6 +30,10 @@ ARGS = ["-x", "hip", "-std=c++17", "-nogpuinc", "-nogpulib", "--cuda-host-only",
         "-include", "hip/hip_runtime.h"]  # as hipcc does: HIP names need no #include
 
 
+_HEADERS = ("hip/hip_runtime.h", "cstdio", "cstdlib", "cmath", "vector", "cstddef", "stdio.h",
+            "stdlib.h", "math.h")
+
+
 class ClangError(KernelCompileError):
     """clang rejected the source; the message is clang's own diagnostics."""
 
@@ -51,6 +55,9 @@ def parse(source: str) -> cindex.TranslationUnit:
     if errors:
         text = "\n".join(_format(d, source) for d in tu.diagnostics
                          if d.severity >= cindex.Diagnostic.Warning)
+        if "file not found" in text:
+            text += ("\n(gpusim.hipcc has its own small headers: " + ", ".join(
+                f"<{h}>" for h in _HEADERS) + "; for output use printf)")
         err = ClangError(text)
         first = errors[0].location
         err.lineno, err.col = first.line, first.column

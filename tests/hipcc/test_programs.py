@@ -286,3 +286,10 @@ def test_kernel_compile_errors_point_at_the_cpp_line(fresh_system):
         mod.get_kernel("k")[1, 4](hip.device_array(4, np.int32))
     assert "HIP C++ line 2 (generated Python line" in str(info.value)
     assert "recursion" in str(info.value)
+
+
+def test_missing_header_names_the_headers_there_are():
+    with pytest.raises(hipcc.ClangError) as info:
+        hipcc.compile("#include <iostream>\nint main() { return 0; }")
+    assert "hip_cell.hip:1:10: fatal error: 'iostream' file not found" in str(info.value)
+    assert "<cstdio>" in str(info.value) and "printf" in str(info.value)
