@@ -1,55 +1,53 @@
-"""The benchmark kernels, written once in numba.cuda's language.
+"""The benchmark kernels: the test catalogue's (``tests/kernels.py``), on two emulators.
 
-``build(cuda_module)`` executes the source with ``cuda`` bound to either numba's CUDA
-simulator or ``gpusim.cuda``, so both run exactly the same kernel code. The hand-
-scheduled ``njit`` baselines below do the same arithmetic as loops over blocks and
-threads, one loop per barrier phase, blocks spread over the cores with prange: what a
-perfect emulator would compile to.
+``build(cuda_module)`` returns the catalogue's vector add (``vadd``) and LDS block
+reduction (``block_sum``) for ``cuda_module``: ``gpusim.cuda`` compiles them as they
+are; for numba's CUDA simulator the functions are rebound so that ``hip`` in their
+globals is the simulator's ``numba.cuda`` (which it swaps for its fake module while a
+kernel runs), so both run exactly the same kernel code. The hand-scheduled ``njit``
+baselines below do the same arithmetic as loops over blocks and threads, one loop per
+barrier phase, blocks spread over the cores with prange: what a perfect emulator would
+compile to.
 """
 
 from __future__ import annotations
 
-import linecache
+import importlib.util
+import sys
+import types
+from pathlib import Path
 
 import numba
 import numpy as np
 
-BLOCK = 256
 
-SOURCE = '''
-@cuda.jit
-def vector_add(a, b, out):
-    i = cuda.grid(1)
-    if i < out.size:
-        out[i] = a[i] + b[i]
+def _catalogue() -> types.ModuleType:
+    """tests/kernels.py, imported under its own name (this module is also `kernels`)."""
+    name = "gpusim_test_kernels"
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parents[1] / "tests" / "kernels.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
 
 
-@cuda.jit
-def block_sum(x, partial):
-    tile = cuda.shared.array(256, numba.float32)
-    t = cuda.threadIdx.x
-    i = cuda.blockIdx.x * cuda.blockDim.x + t
-    tile[t] = x[i] if i < x.size else 0.0
-    cuda.syncthreads()
-    stride = cuda.blockDim.x // 2
-    while stride > 0:
-        if t < stride:
-            tile[t] += tile[t + stride]
-        cuda.syncthreads()
-        stride //= 2
-    if t == 0:
-        partial[cuda.blockIdx.x] = tile[0]
-'''
+catalogue = _catalogue()
+
+BLOCK = 256  # block_sum's LDS tile is 256 floats
+NAMES = {"vector_add": catalogue.vadd, "block_sum": catalogue.block_sum}
 
 
 def build(cuda_module) -> dict:
-    """The kernels of SOURCE compiled against ``cuda_module``."""
-    filename = f"<benchmark kernels for {cuda_module.__name__}>"
-    # Both emulators read a kernel's source: register it as if it came from a file.
-    linecache.cache[filename] = (len(SOURCE), None, SOURCE.splitlines(True), filename)
-    namespace = {"cuda": cuda_module, "numba": numba}
-    exec(compile(SOURCE, filename, "exec"), namespace)
-    return {name: namespace[name] for name in ("vector_add", "block_sum")}
+    """The benchmark kernels compiled against ``cuda_module`` (gpusim's or numba's)."""
+    if cuda_module.__name__.startswith("gpusim"):
+        return {name: cuda_module.jit(fn) for name, fn in NAMES.items()}
+    out = {}
+    for name, fn in NAMES.items():
+        rebound = types.FunctionType(fn.__code__, {**fn.__globals__, "hip": cuda_module},
+                                     fn.__name__, fn.__defaults__, fn.__closure__)
+        out[name] = cuda_module.jit(rebound)
+    return out
 
 
 @numba.njit(cache=True, parallel=True)

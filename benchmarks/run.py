@@ -154,6 +154,13 @@ def bench_checked() -> list[tuple[str, str]]:
     return check_bench.bench_check()
 
 
+def bench_launch() -> list[tuple[str, str]]:
+    """Host overhead of one launch of a tiny kernel (runtime + engine + call)."""
+    import launch_bench
+
+    return launch_bench.bench_launch()
+
+
 def bench_tracing() -> list[tuple[str, str]]:
     """Cost of tracing a launch through the memory model (profile(memory=True))."""
     import trace_bench
@@ -174,12 +181,18 @@ def table(rows: list[tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
+def bench_rccl() -> list[tuple[str, str]]:
+    """8-GPU AllReduce of 256 MiB (benchmarks/rccl_bench.py)."""
+    import rccl_bench
+    return rccl_bench.bench_allreduce()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args()
-    rows = (bench_kernels() + bench_compile() + bench_checked() + bench_tracing()
-            + bench_memsim())
+    rows = (bench_kernels() + bench_compile() + bench_launch() + bench_checked()
+            + bench_tracing() + bench_memsim() + bench_rccl())
     text = table(rows)
     machine = f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
     print(text)

@@ -12,6 +12,9 @@ Data flow (one package per stage, imports only point down this list):
     engine              runs a compiled kernel over a grid of workgroups
     runtime             devices, memory, arrays, streams, the HIP API, kernel launch
     hip, cuda           the public faces: HIP names and numba.cuda names
+    hipify              CUDA / numba.cuda text -> HIP text (imports no emulator stage)
+    libs                emulated ROCm libraries (faces: gpusim.rocblas, gpusim.rocsolver,
+                        gpusim.rocfft, gpusim.rocsparse)
 
 >>> import gpusim
 >>> gpusim.list_devices()

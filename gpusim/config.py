@@ -39,6 +39,7 @@ class Config:
     parallel: bool = True  # run independent workgroups on all host cores
     cache_dir: str = ""  # where compiled kernels are kept between processes
     debug: str = ""  # "ir", "source", "llvm" or e.g. "ir,source": print compiler stages
+    internal_frames: bool = False  # keep gpusim's own frames in tracebacks (developers)
 
     def __setattr__(self, name: str, value: object) -> None:
         known = {f.name: f for f in fields(Config)}
@@ -47,6 +48,23 @@ class Config:
                 f"gpusim.config has no setting {name!r}; the settings are: {', '.join(known)}"
             )
         super().__setattr__(name, _coerce(name, known[name].type, value))
+
+    def launch_mode(self, check: bool | None = None, *, traced: bool = False) -> str:
+        """The path a kernel launch takes: ``"check"`` (the sanitizer) when the kernel's
+        own ``check=`` says so, or, when that is None, this config's ``check``; else
+        ``"trace"`` when the caller traces it (``trace``, or a memory profile is open);
+        else ``"fast"``. The checked path is never traced: its shadow memory would time
+        the sanitizer, not the kernel.
+
+        >>> c = Config()
+        >>> c.launch_mode(), c.launch_mode(True), c.launch_mode(traced=True)
+        ('fast', 'check', 'trace')
+        >>> c.check = True; c.launch_mode(traced=True), c.launch_mode(False)
+        ('check', 'fast')
+        """
+        if self.check if check is None else check:
+            return "check"
+        return "trace" if traced else "fast"
 
     def load_environment(self, environ: dict[str, str] | None = None) -> None:
         """Apply every ``GPUSIM_*`` variable that names a setting.

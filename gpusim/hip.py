@@ -84,6 +84,13 @@ from gpusim.runtime.managed import (
     managed_array,
 )
 from gpusim.runtime.memory import DevicePointer
+from gpusim.runtime.peer import (
+    hipDeviceCanAccessPeer,
+    hipDeviceDisablePeerAccess,
+    hipDeviceEnablePeerAccess,
+    hipMemcpyPeer,
+    hipMemcpyPeerAsync,
+)
 from gpusim.runtime.properties import hipDeviceProp_t
 from gpusim.runtime.scheduler import Stream
 
@@ -130,4 +137,6 @@ __all__ = [
     "hipMemcpyHostToDevice", "hipMemcpyHostToHost", "hipMemcpyKind", "hipMemGetInfo",
     "hipMemset", "hipPeekAtLastError", "hipSetDevice",
     "hipOccupancyMaxActiveBlocksPerMultiprocessor", "hipOccupancyMaxPotentialBlockSize",
+    "hipDeviceCanAccessPeer", "hipDeviceEnablePeerAccess", "hipDeviceDisablePeerAccess",
+    "hipMemcpyPeer", "hipMemcpyPeerAsync",
 ]

@@ -1,8 +1,13 @@
 """Fixtures shared by every test folder."""
 
+import sys
+from pathlib import Path
+
 import pytest
 
 import gpusim
+
+sys.path.insert(0, str(Path(__file__).parent))  # every suite imports kernels.py
 
 
 @pytest.fixture

@@ -23,11 +23,13 @@ LAYERS = [
     {"runtime"},
     # hipcc translates HIP C++ to kernels over `hip`; __init__ loads its %%hip magic lazily
     {"hip", "cuda", "__init__", "hipcc"},
-    {"libs"},
+    {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse", "rocrand", "rccl", "rccl_tests"},
     {"viz"},
+    {"hipify"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
-ONLY = {"viz": {"profiler", "errors", "config", "devices"}}
+ONLY = {"viz": {"profiler", "errors", "config", "devices"},
+        "hipify": {"errors", "config"}}  # a text translator: no emulator inside
 
 
 def _stage(module_path: Path) -> str:

@@ -47,7 +47,7 @@ class CompiledKernel:
     firstlineno: int = 0
     source_lines: list[str] = field(default_factory=list)
     ir: KernelIR | None = None
-    mode: str = "fast"  # "fast" or "check" (instrumented by the sanitizer), see instrument.py
+    mode: str = "fast"  # "fast" or "check" (the sanitizer), see codegen/instrument.py
 
     @classmethod
     def from_ir(cls, kir: KernelIR, run: Any, workspace: Any, *, reference: bool

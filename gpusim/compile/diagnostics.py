@@ -18,6 +18,7 @@ kernel 'k', line 2, column 5 (k.py): `try` statements are not supported in kerne
 from __future__ import annotations
 
 import ast
+import os
 import re
 from dataclasses import dataclass
 
@@ -56,6 +57,18 @@ def shown_filename(filename: str) -> str:
     ('notebook cell', 'k.py')
     """
     return "notebook cell" if _NOTEBOOK_CELL.search(filename) else filename
+
+
+def source_label(filename: str) -> str:
+    """The kernel's file as the generated module names it: "notebook cell" or the file's
+    base name. Never a path that changes between sessions (Jupyter's cell files live in
+    ``/tmp/ipykernel_<PID>/``), since the module's text is its disk-cache key.
+
+    >>> source_label("/tmp/ipykernel_4242/3002312983.py"), source_label("/home/me/k.py")
+    ('notebook cell', 'k.py')
+    """
+    shown = shown_filename(filename)
+    return shown if shown != filename else os.path.basename(filename) or filename
 
 
 def compile_error(src: SourceFile, node: ast.AST | None, message: str, *,

@@ -156,6 +156,7 @@ class ArrayDecl:
     dtype: np.dtype
     line: int
     value: Any = None  # the host array for const.array_like
+    struct: str = ""  # the lang.LocalStruct that declared it (picks lang.Overload versions)
 
     @property
     def dynamic(self) -> bool:

@@ -168,6 +168,63 @@ class DeviceFunction:
         return f"<gpusim device function {self.__name__}>"
 
 
+class LocalStruct:
+    """A library type whose values are private per-thread arrays (rocRAND's generator
+    states): ``st = T()`` in a kernel declares ``hip.local.array(size, dtype)`` and stores
+    ``init`` (pairs of index, value) into it there; on the host it returns that array.
+
+    >>> T = LocalStruct("pair_state", 2, np.uint32, init=((1, 7),))
+    >>> T()
+    array([0, 7], dtype=uint32)
+    """
+
+    def __init__(self, name: str, size: int, dtype: Any, init: tuple = (), doc: str = ""):
+        self.__name__, self.size, self.dtype, self.init = name, size, np.dtype(dtype), init
+        self.__doc__ = doc or f"{name}(): a private {size}-word state"
+
+    def __call__(self) -> np.ndarray:
+        out = np.zeros(self.size, self.dtype)
+        for i, v in self.init:
+            out[i] = v
+        return out
+
+    def __repr__(self) -> str:
+        return f"<gpusim local struct {self.__name__}>"
+
+
+class Overload(DeviceFunction):
+    """A library device function with one implementation per ``LocalStruct`` type of its
+    argument ``arg`` (C++ overloading on a state type). The compiler picks the
+    implementation when it inlines the call, from the struct that declared the array; on
+    the host the array's fixed ``init`` words tell the types apart.
+
+    >>> A = LocalStruct("a_state", 2, np.uint32, init=((1, 1),))
+    >>> B = LocalStruct("b_state", 2, np.uint32, init=((1, 2),))
+    >>> name = Overload("name", 0, {A: DeviceFunction(lambda s: "a"),
+    ...                             B: DeviceFunction(lambda s: "b")})
+    >>> name(B())
+    'b'
+    """
+
+    def __init__(self, name: str, arg: int, impls: dict[LocalStruct, DeviceFunction]):
+        super().__init__(next(iter(impls.values())).py_func)
+        self.__name__, self.arg = name, arg
+        self.impls = {struct.__name__: impl for struct, impl in impls.items()}
+        self.structs = list(impls)
+
+    def pick(self, struct_name: str) -> DeviceFunction | None:
+        """The implementation for arrays declared by the struct named ``struct_name``."""
+        return self.impls.get(struct_name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        state = args[self.arg]
+        for struct in self.structs:  # (this module's `all` is the kernel intrinsic)
+            if state.size == struct.size and not [i for i, v in struct.init if state[i] != v]:
+                return self.impls[struct.__name__](*args, **kwargs)
+        raise TypeError(f"{self.__name__}: argument {self.arg} is not a state made by "
+                        + " / ".join(f"{s.__name__}()" for s in self.structs))
+
+
 __all__ = [
     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpsize", "laneid", "grid", "gridsize",
     "shared", "local", "const", "syncthreads", "syncthreads_count", "syncthreads_and",
@@ -176,5 +233,5 @@ __all__ = [
     "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "ballot_sync", "any_sync",
     "all_sync", "popc", "ffs", "clz", "brev", "fma", "float16", "float32", "float64", "int8",
     "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "DeviceFunction",
-    "Stub",
+    "LocalStruct", "Overload", "Stub",
 ]

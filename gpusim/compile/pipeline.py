@@ -5,7 +5,7 @@ module. ``GPUSIM_DEBUG=ir`` (or ``gpusim.config.debug = "ir"``) prints the IR af
 pass, ``ir:split`` after one pass, ``source`` the generated module.
 
 >>> [name for name, _ in PASSES]  # doctest: +NORMALIZE_WHITESPACE
-['parse', 'check', 'resolve', 'normalize', 'uniformity', 'lower', 'infer', 'split',
+['parse', 'subset', 'resolve', 'normalize', 'uniformity', 'lower', 'infer', 'split',
  'liveness', 'generate']
 """
 
@@ -15,19 +15,21 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from gpusim.compile.build import compile_module, reference_module
-from gpusim.compile.check import check_function
-from gpusim.compile.codegen import generate
+from gpusim.compile.codegen import compile_module, generate, reference_module
 from gpusim.compile.compiled import CompiledKernel
-from gpusim.compile.infer import infer
 from gpusim.compile.ir import KernelIR, unparse, walk_schedule
-from gpusim.compile.liveness import plan
-from gpusim.compile.lower import lower
-from gpusim.compile.normalize import normalize
-from gpusim.compile.parse import namespace, parse_function
-from gpusim.compile.resolve import resolve_function
-from gpusim.compile.split import split
-from gpusim.compile.uniform import analyze
+from gpusim.compile.passes import (
+    analyze,
+    check_subset,
+    infer,
+    lower,
+    namespace,
+    normalize,
+    parse_function,
+    plan,
+    resolve_function,
+    split,
+)
 from gpusim.errors import GpusimError, KernelCompileError
 
 
@@ -35,8 +37,8 @@ def _parse(kir: KernelIR) -> None:
     kir.func, kir.src = parse_function(kir.pyfunc)
 
 
-def _check(kir: KernelIR) -> None:
-    check_function(kir.func, kir.src, kernel=kir.name)
+def _subset(kir: KernelIR) -> None:
+    check_subset(kir.func, kir.src, kernel=kir.name)
 
 
 def _resolve(kir: KernelIR) -> None:
@@ -52,7 +54,7 @@ def _resolve(kir: KernelIR) -> None:
 
 PASSES: list[tuple[str, Callable[[KernelIR], None]]] = [
     ("parse", _parse),  # source -> ast.FunctionDef with file line numbers
-    ("check", _check),  # reject unsupported Python (try, lambda, f-strings, ...)
+    ("subset", _subset),  # reject unsupported Python (try, lambda, f-strings, ...)
     ("resolve", _resolve),  # names -> intrinsics, constants, casts, device functions
     ("normalize", normalize),  # one barrier/collective per statement; inline device fns
     ("uniformity", analyze),  # which values are the same in every thread of a block
@@ -93,7 +95,7 @@ def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
     """Run the passes (all, or those named) and return the IR.
 
     ``mode`` chooses the generated code: "fast", or "check" (the sanitizer's
-    instrumented accesses, see ``instrument.py``).
+    instrumented accesses, see ``codegen/instrument.py``).
 
     >>> def k(out):
     ...     out[0] = 1

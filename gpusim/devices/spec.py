@@ -81,6 +81,15 @@ class DeviceSpec:
     clock_mhz: int = _f("compute", "peak engine clock (hipDeviceProp_t.clockRate / 1000)")
     fp32_tflops: float = _f("compute", "peak FP32 vector throughput")
     fp64_tflops: float = _f("compute", "peak FP64 vector throughput")
+    matrix_fp64_tflops: float = _f(
+        "compute", "peak FP64 matrix-core (MFMA) throughput; 0 when there is none"
+    )
+    matrix_fp32_tflops: float = _f(
+        "compute", "peak FP32 matrix-core (MFMA) throughput; 0 when there is none"
+    )
+    matrix_fp16_tflops: float = _f("compute", "peak FP16 matrix throughput (MFMA / WMMA)")
+    matrix_bf16_tflops: float = _f("compute", "peak BF16 matrix throughput (MFMA / WMMA)")
+    matrix_int8_tops: float = _f("compute", "peak INT8 matrix throughput (MFMA / WMMA), TOPS")
     # registers
     vgprs_per_simd_lane: int = _f(
         "registers", "VGPRs per lane in one SIMD's register file (VGPR+AGPR when unified)"
@@ -129,6 +138,15 @@ class DeviceSpec:
     host_link_pageable_gbs: float = _f("links", "host<->device copy rate from pageable memory")
     peer_link_gbs: float = _f(
         "links", "GPU<->GPU link (Infinity Fabric / xGMI), per link, per direction; 0 if none"
+    )
+    peer_links_per_gpu: int = _f(
+        "links", "Infinity Fabric links from one GPU to other GPUs (in and out of its package)"
+    )
+    gpus_per_package: int = _f("links", "HIP devices per package (2 GCDs on MI250X, else 1)")
+    in_package_links: int = _f("links", "Infinity Fabric links between the GPUs of one package")
+    hive_gpus: int = _f("links", "GPUs one Infinity Fabric hive joins (the platform's GPUs)")
+    fully_connected: bool = _f(
+        "links", "every GPU of a hive has a direct link to every other (else: package ring)"
     )
 
     # Not a profile field: where each value came from.

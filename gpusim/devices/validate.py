@@ -34,7 +34,11 @@ ZERO_ALLOWED: frozenset[str] = frozenset(
         "infinity_cache_bytes",
         "infinity_cache_line_bytes",
         "peer_link_gbs",
+        "matrix_fp64_tflops",
+        "matrix_fp32_tflops",
         "compute_capability",
+        "peer_links_per_gpu",
+        "in_package_links",
     }
 )
 
@@ -253,8 +257,27 @@ def _check_relations(v: Mapping[str, Any], origin: str) -> None:
         "l2_channels",
         f"must divide 'l2_bytes' = {v['l2_bytes']}",
     )
+    _check_topology(v, need)
     need(
         v["host_link_pageable_gbs"] <= v["host_link_pinned_gbs"],
         "host_link_pageable_gbs",
         f"cannot exceed 'host_link_pinned_gbs' = {v['host_link_pinned_gbs']}",
     )
+
+
+def _check_topology(v: Mapping[str, Any], need: Any) -> None:
+    """The node's Infinity Fabric figures must describe a buildable hive."""
+    need((v["peer_links_per_gpu"] == 0) == (v["peer_link_gbs"] == 0), "peer_link_gbs",
+         "must be 0 exactly when 'peer_links_per_gpu' is 0")
+    need(v["in_package_links"] <= v["peer_links_per_gpu"], "in_package_links",
+         f"cannot exceed 'peer_links_per_gpu' = {v['peer_links_per_gpu']}")
+    need((v["gpus_per_package"] > 1) == (v["in_package_links"] > 0), "in_package_links",
+         "must be > 0 exactly when 'gpus_per_package' > 1")
+    need(v["hive_gpus"] % v["gpus_per_package"] == 0, "hive_gpus",
+         f"must be a whole number of packages of 'gpus_per_package' = "
+         f"{v['gpus_per_package']}")
+    off_package = v["peer_links_per_gpu"] - v["in_package_links"]
+    peers = v["hive_gpus"] - v["gpus_per_package"]
+    need(not v["fully_connected"] or off_package >= peers, "fully_connected",
+         f"a fully connected hive of {v['hive_gpus']} GPUs needs {peers} off-package links "
+         f"per GPU, the profile gives {off_package}")

@@ -2,19 +2,22 @@
 
 Data flow::
 
-    CompiledKernel (gpusim.compile) --launch()--> validate.py  (limits of the DeviceSpec)
-                                             \\--> workers.py  (host threads claim blocks)
-                                                  -> watchdog.py (timeout, Ctrl-C: stop them)
-                                             \\--> sanitizer.py (check mode: shadow memory in,
-                                                  findings.py records and report out)
-                                             \\--> faults.py   (KernelFaultError -> HipError)
-                                             \\--> tracing.py  (trace mode: first work-groups
-                                                  instrumented -> trace_rows.py -> memsim Trace)
+    prepare(kernel, grid, block, args, device)            launcher.py
+      validate.py   launch shape and LDS against the DeviceSpec (hipErrorInvalidConfiguration)
+      arguments.py  what a kernel can take (hipErrorInvalidValue), numba types
+      specialize    gpusim.compile -> CompiledKernel (cached per types, wave size, mode)
+    -> Launch.run()
+      workers.py    host threads claim work-groups -> watchdog.py (timeout, Ctrl-C)
+      sanitizer.py  check mode: shadow memory in, findings.py records and report out
+      tracing.py    trace mode: first work-groups instrumented -> trace_rows.py -> Trace
+      faults.py     KernelFaultError -> HipError naming kernel, line, block, thread
 
->>> from gpusim.engine import launch, validate_launch
+>>> from gpusim.engine import Launch, prepare, launch
 """
 
-from gpusim.engine.launch import arg_types, launch, specialize
+from gpusim.engine.arguments import arg_types, bad_argument
+from gpusim.engine.launcher import Launch, launch, prepare, specialize
 from gpusim.engine.validate import as_dim3, validate_launch
 
-__all__ = ["launch", "specialize", "arg_types", "validate_launch", "as_dim3"]
+__all__ = ["Launch", "prepare", "launch", "specialize", "arg_types", "bad_argument",
+           "validate_launch", "as_dim3"]

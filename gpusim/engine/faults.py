@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpusim.compile.compiled import CompiledKernel
-from gpusim.compile.devicelib import FAULT_ASSERT, FAULT_BARRIER, FAULT_BOUNDS
-from gpusim.compile.diagnostics import shown_filename
+from gpusim.compile import CompiledKernel, shown_filename
+from gpusim.compile.device import FAULT_ASSERT, FAULT_BARRIER, FAULT_BOUNDS
+from gpusim.engine.advice import GUARD, bounds_advice
 from gpusim.errors import HipError, hipError_t
 
 _SPACE = {"global": "global", "shared": "LDS (shared)", "local": "private (local)",
@@ -38,6 +38,13 @@ def _array_shape(ck: CompiledKernel, site: Any, args: tuple) -> tuple | None:
     return None
 
 
+def _advice(ck: CompiledKernel, site: Any, value: int, limit: int) -> str:
+    if site.func != ck.name:  # in a device function: its own source is not at hand
+        return GUARD
+    return bounds_advice(ck.source_lines, ck.firstlineno, line=site.line, array=site.array,
+                         value=value, limit=limit)
+
+
 def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tuple,
                 args: tuple) -> HipError:
     """The ``HipError`` for ``KernelFaultError(code, site, block, thread, value, limit)``."""
@@ -57,7 +64,7 @@ def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tu
                f"array '{site.array}'{shape_text} at {where}: index {value} is outside "
                f"0..{limit - 1} in a dimension of size {limit}; {thread}.{src}\n"
                "Nothing outside the array was read or written: the kernel stopped at this "
-               "access. Guard the access with an `if` on the index (e.g. `if i < a.shape[0]:`).")
+               "access. " + _advice(ck, site, value, limit))
         if site.space == "shared":
             msg += (" (On AMD hardware an out-of-range LDS access is silently dropped or reads "
                     "0; the emulator reports it instead.)")

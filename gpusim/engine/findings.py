@@ -21,7 +21,9 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, replace
 
-LDS_RACE, GLOBAL_RACE, UNINIT = "LDS race", "global race", "uninitialised LDS read"
+from gpusim.compile.sanitize import FINDING_KINDS
+
+LDS_RACE, GLOBAL_RACE, UNINIT = FINDING_KINDS  # as the sanitizer's table names them
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The checked path at launch: shadow memory in, findings out.
 
     CompiledKernel (mode "check") --CheckState(ck, args, ...)--> the ``_chk`` tuple the
-        generated code updates (gpusim.compile.checklib)
+        generated code updates (gpusim.compile.sanitize.shadow)
     after the launch: CheckState.findings() -> [Finding] -> SanitizerError (a HipError)
 
 A checked launch runs its work-groups one after another on one host thread, in block
@@ -37,31 +37,16 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.compile.checklib import (
-    DROPPED,
-    F_BLOCK_A,
-    F_BLOCK_B,
-    F_COUNT,
-    F_INDEX,
-    F_KIND,
-    F_SITE_A,
-    F_SITE_B,
-    F_THREAD_A,
-    F_THREAD_B,
-    FIND_COLS,
-    GLOBAL_COLS,
-    GLOBAL_RACE,
-    L_GEN,
-    LDS_COLS,
-    LDS_RACE,
-    MAX_FINDINGS,
-    NFOUND,
-    UNINIT_LDS,
-    WAVE,
-    _lds_flush,
+from gpusim.compile import CompiledKernel
+from gpusim.compile.sanitize import (
+    GLOBAL_ROW_BYTES,
+    LDS_ROW_BYTES,
+    check_layout,
+    dropped_findings,
+    new_global_shadow,
+    new_state,
+    read_findings,
 )
-from gpusim.compile.codegen_check import check_layout
-from gpusim.compile.compiled import CompiledKernel
 from gpusim.engine import findings as fd
 from gpusim.engine.faults import unflatten
 from gpusim.errors import HipError, SanitizerError, hipError_t
@@ -73,15 +58,11 @@ _pool_lock = threading.Lock()
 
 
 def _global_shadow(rows: int) -> np.ndarray:
-    """``rows`` x GLOBAL_COLS of -1, reusing the last launch's buffer when it is big enough
-    (filling memory that is already mapped costs a third of fresh memory's page faults)."""
+    """``rows`` rows of global shadow, reusing the last launch's buffer when it is big
+    enough (filling memory that is already mapped costs a third of fresh pages' faults)."""
     with _pool_lock:
         spare = _pool.pop() if _pool else None
-    if spare is None or spare.shape[0] < rows:
-        return np.full((rows, GLOBAL_COLS), -1, np.int32)
-    view = spare[:rows]
-    view.fill(-1)
-    return view
+    return new_global_shadow(rows, reuse=spare)
 
 
 def _give_back(shadow: np.ndarray) -> None:
@@ -89,7 +70,6 @@ def _give_back(shadow: np.ndarray) -> None:
     if whole.nbytes <= POOL_LIMIT_BYTES:
         with _pool_lock:
             _pool[:] = [whole]
-_KIND = {LDS_RACE: fd.LDS_RACE, GLOBAL_RACE: fd.GLOBAL_RACE, UNINIT_LDS: fd.UNINIT}
 
 
 class CheckState:
@@ -122,19 +102,15 @@ class CheckState:
             self.shapes[name] = tuple(shape)
             goff.append(grows)
             grows += math.prod(shape)
-        need = (rows + 1) * LDS_COLS * 4 + (grows + 1) * GLOBAL_COLS * 4
+        need = (rows + 1) * LDS_ROW_BYTES + (grows + 1) * GLOBAL_ROW_BYTES
         if need > SHADOW_LIMIT_BYTES:
             raise HipError(hipError_t.hipErrorOutOfMemory,
                            f"checked launch of kernel '{ck.name}': the sanitizer's shadow memory "
                            f"would need {need / 2**30:.1f} GiB for arrays {glb}; check a "
                            "smaller problem size (the bugs show on small ones too)")
-        cst = np.zeros(8, np.int64)
-        cst[WAVE] = wave_size
-        lsh = np.full((rows + 1, LDS_COLS), -1, np.int32)
-        lsh[:, L_GEN] = 0  # no work-group has touched it
-        self.chk = (cst, np.zeros((MAX_FINDINGS, FIND_COLS), np.int64),
-                    lsh, np.array(loff + [0], np.int64),
-                    _global_shadow(grows + 1), np.array(goff + [0], np.int64))
+        self.loff = loff
+        self.chk = new_state(wave_size, lds_rows=rows, lds_offsets=loff,
+                             global_shadow=_global_shadow(grows + 1), global_offsets=goff)
 
     # -- reading back ---------------------------------------------------------------
     def access(self, site_no: int, block: int, thread: int) -> fd.Access:
@@ -150,22 +126,19 @@ class CheckState:
         """What the launch found, in the order first seen, one per (kind, sites)."""
         if self.found is not None:
             return self.found
-        cst, fnd, lsh, loff = self.chk[:4]
-        _lds_flush(lsh, cst, fnd)  # the last work-group's reads of elements nobody wrote
         out = fd.Findings()
-        for row in fnd[:int(cst[NFOUND])]:
-            kind = _KIND[int(row[F_KIND])]
-            site = self.ck.sites[int(row[F_SITE_A])]
-            first = self.access(int(row[F_SITE_A]), int(row[F_BLOCK_A]), int(row[F_THREAD_A]))
-            second = None if kind == fd.UNINIT else self.access(
-                int(row[F_SITE_B]), int(row[F_BLOCK_B]), int(row[F_THREAD_B]))
-            flat = int(row[F_INDEX])
-            if kind == fd.UNINIT:  # recorded as a shadow row: make it the array's index
-                flat -= int(loff[self.lds.index(site.var)])
+        for row in read_findings(self.chk):
+            site = self.ck.sites[row.site_a]
+            first = self.access(row.site_a, row.block_a, row.thread_a)
+            second = (None if row.kind == fd.UNINIT else
+                      self.access(row.site_b, row.block_b, row.thread_b))
+            flat = row.index
+            if row.kind == fd.UNINIT:  # recorded as a shadow row: make it the array's index
+                flat -= self.loff[self.lds.index(site.var)]
             shape = self.shapes.get(site.var, (flat + 1,))
             index = tuple(int(i) for i in np.unravel_index(flat, shape))
-            out.append(fd.Finding(kind, self.ck.name, site.array, site.space, index, first, second,
-                                  count=int(row[F_COUNT])))
+            out.append(fd.Finding(row.kind, self.ck.name, site.array, site.space, index, first,
+                                  second, count=row.count))
         out[:] = fd.merge(out)
         self.found = out
         return out
@@ -184,7 +157,7 @@ class CheckState:
             return None
         kinds = ", ".join(sorted({f.kind for f in found}))
         n = len(found)
-        text = fd.report(found, dropped=int(self.chk[0][DROPPED]), header=False)
+        text = fd.report(found, dropped=dropped_findings(self.chk), header=False)
         return SanitizerError(hipError_t.hipErrorLaunchFailure,
                               f"kernel '{self.ck.name}': the checked path found {n} "
                               f"problem{'s' if n > 1 else ''} ({kinds})\n{text}", found)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from gpusim.compile.tracelib import SITE_KIND_BITS, THREAD_BITS
+from gpusim.compile.trace import SITE_KIND_BITS, THREAD_BITS
 
 _T_MASK = (1 << THREAD_BITS) - 1
 _SK_MASK = (1 << SITE_KIND_BITS) - 1

@@ -17,7 +17,7 @@ and ``max_rows`` wavefront instructions in the Trace. A launch cut short says so
 single work-group bigger than the limits is traced in part (``truncated``).
 
 Instruction counts: a wave issues an instruction when any of its lanes needs it, so its
-VALU/branch/SALU/SMEM counts are its busiest lane's (``trace_costs``); FLOPs are summed
+VALU/branch/SALU/SMEM counts are its busiest lane's (``trace/costs.py``); FLOPs are summed
 over lanes; memory instructions are the trace's rows. Traced totals are scaled to the
 whole launch.
 
@@ -49,9 +49,8 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.compile import tracelib
-from gpusim.compile.compiled import CompiledKernel
-from gpusim.compile.pipeline import compile_kernel
+from gpusim.compile import CompiledKernel, compile_kernel
+from gpusim.compile import trace as tracelib
 from gpusim.engine.trace_rows import assign_rows, rows_to_arrays
 from gpusim.engine.workers import run_workers
 from gpusim.errors import KernelCompileError
@@ -105,7 +104,7 @@ class TracedLaunch:
 
     trace: Trace
     counts: InstructionCounts
-    sites: dict[int, Any]  # site -> codegen_trace.TraceSite
+    sites: dict[int, Any]  # site -> trace.instrument.TraceSite
     traced_workgroups: int
     total_workgroups: int
     truncated: bool = False  # one work-group alone exceeded the limits

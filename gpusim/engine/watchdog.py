@@ -25,7 +25,7 @@ import concurrent.futures as cf
 import time
 from typing import Any
 
-from gpusim.compile.devicelib import FAULT_STOPPED, KernelFaultError
+from gpusim.compile.device import FAULT_STOPPED, KernelFaultError
 from gpusim.errors import HipError, hipError_t
 
 STOP_WATCHDOG, STOP_FAULT, STOP_INTERRUPT = 1, 2, 3
@@ -72,7 +72,7 @@ def stuck_loop(errors: list) -> tuple[int, int] | None:
 
 def timeout_error(ck: Any, errors: list, seconds: float, grid: tuple) -> HipError:
     """hipErrorLaunchTimeOut naming the kernel and, if known, the loop it was stuck in."""
-    from gpusim.compile.diagnostics import shown_filename
+    from gpusim.compile import shown_filename
     from gpusim.engine.faults import unflatten
 
     where = ""

@@ -1,7 +1,7 @@
 """Host worker threads that run a launch's work-groups, and the watchdog around them.
 
 Work-groups of one launch are independent except through global memory, and every
-global atomic is a real CPU atomic (``gpusim.compile.atomics``), so they run on all host
+global atomic is a real CPU atomic (``gpusim.compile.device.atomics``), so they run on all host
 cores at once: each worker claims chunks of work-groups from a shared counter and runs
 the compiled ``<kernel>__run`` on each chunk (numba releases the GIL meanwhile).
 

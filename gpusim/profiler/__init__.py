@@ -7,6 +7,8 @@ Views (gpusim.viz) and tables read these records, never engine internals.
 """
 
 from gpusim.profiler.records import (
+    CollectiveRecord,
+    CollectiveStep,
     CopyRecord,
     HostRecord,
     KernelRecord,
@@ -18,3 +20,4 @@ from gpusim.profiler.session import Profile, emit, profile, profiling
 
 __all__ = ["CopyRecord", "HostRecord", "KernelRecord", "MemsetRecord", "MigrationRecord",
            "Record", "Profile", "emit", "profile", "profiling"]
+__all__ += ["CollectiveRecord", "CollectiveStep"]

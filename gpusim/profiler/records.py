@@ -87,3 +87,59 @@ class MigrationRecord(Record):
 @dataclass
 class HostRecord(Record):
     """A host function run in stream order (hipLaunchHostFunc / stream callback)."""
+
+
+@dataclass
+class CollectiveStep:
+    """One step of a collective algorithm: ``nbytes`` from rank ``src`` to rank ``dst``
+    over ``link`` ('xGMIx1', 'xGMIx4', 'PCIe'), modeled ``start_ns`` to ``end_ns``."""
+
+    step: int
+    src: int
+    dst: int
+    nbytes: int
+    link: str
+    start_ns: int
+    end_ns: int
+
+
+@dataclass
+class CollectiveRecord(Record):
+    """One RCCL collective over all its ranks (for a collectives view and tables).
+
+    ``device``/``stream`` are rank 0's; ``devices[r]`` / ``streams[r]`` are rank r's.
+    ``steps`` hold every transfer of the algorithm, summed over channels per step;
+    ``nbytes`` is the message size nccl-tests reports (count x element size, the
+    larger buffer for AllGather / ReduceScatter). Each rank's part also appears as a
+    kernel on its device's stream (a KernelRecord named after the collective).
+
+    >>> r = CollectiveRecord(name="ncclAllReduce", device=0, stream=0,
+    ...                      collective="AllReduce", nranks=8, nbytes=8 << 20,
+    ...                      bus_factor=1.75, start_ns=0, end_ns=50_000)
+    >>> round(r.algbw_gbs, 1), round(r.busbw_gbs, 1)
+    (167.8, 293.6)
+    """
+
+    collective: str = ""  # AllReduce, Broadcast, Reduce, AllGather, ReduceScatter, ...
+    algorithm: str = ""  # RING, TREE or P2P
+    nranks: int = 1
+    devices: list[int] = field(default_factory=list)
+    streams: list[int] = field(default_factory=list)
+    count: int = 0
+    datatype: str = ""
+    op: str | None = None
+    root: int | None = None
+    nbytes: int = 0
+    nchannels: int = 1
+    bus_factor: float = 1.0
+    steps: list[CollectiveStep] = field(default_factory=list)
+
+    @property
+    def algbw_gbs(self) -> float:
+        """nbytes / modeled time, GB/s (nccl-tests' algbw)."""
+        return self.nbytes / self.duration_ns if self.duration_ns else 0.0
+
+    @property
+    def busbw_gbs(self) -> float:
+        """algbw x nccl-tests' bus factor (2(n-1)/n for AllReduce, see rccl.model)."""
+        return self.algbw_gbs * self.bus_factor

@@ -30,19 +30,21 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.compile.compiled import CompiledKernel
+from gpusim.compile import CompiledKernel
+from gpusim.compile.codegen import listing
 from gpusim.compile.lang import DeviceFunction
-from gpusim.engine import launch as engine_launch
-from gpusim.engine import specialize, validate_launch
-from gpusim.engine.launch import checked_mode
-from gpusim.engine.validate import as_dim3
-from gpusim.errors import HipError, hipError_t
+from gpusim.config import config
+from gpusim.engine import prepare, specialize
+from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.runtime import kernel_trace
-from gpusim.runtime.darray import DeviceArray, to_device
+from gpusim.runtime.kernel_args import check_alive, device_values, stage
 from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_resources
 from gpusim.runtime.managed import ManagedArray
 from gpusim.runtime.streams import enqueue
 from gpusim.runtime.system import current_device
+from gpusim.runtime.tracebacks import install, launch_site, note_launch_site
+
+install()  # learners' tracebacks of gpusim errors without gpusim's own frames
 
 # numba.cuda.jit options accepted for compatibility; none changes what the emulator does.
 _IGNORED_OPTIONS = {"debug", "opt", "lineinfo", "fastmath", "cache", "link", "max_registers",
@@ -69,6 +71,7 @@ class Kernel:
         self.launch_bounds = launch_bounds
         self.check = check
         self.specializations: list[CompiledKernel] = []
+        self.last_launch: tuple | None = None  # (device name, grid, block) of the last launch
 
     def __repr__(self) -> str:
         return f"<gpusim kernel {self.__name__}>"
@@ -102,26 +105,33 @@ class Kernel:
         >>> Kernel(k).specialize(np.zeros(1)).n_regions
         1
         """
-        views = tuple(_device_value(a) for a in args)
+        views = device_values(self, args)
         ck = specialize(self.py_func, views, current_device().spec.wave_size,
-                        mode=checked_mode(self.check))
-        if ck not in self.specializations:
-            self.specializations.append(ck)
+                        mode=config.launch_mode(self.check))
+        self._remember(ck)
         return ck
 
-    def inspect_generated(self, *args: Any) -> str:
-        """The generated Python source (for these arguments, or the last launch's).
+    def _remember(self, ck: CompiledKernel) -> None:
+        """Keep ``ck`` as the most recent specialization (what ``inspect_generated`` shows)."""
+        if not self.specializations or self.specializations[-1] is not ck:
+            self.specializations = [s for s in self.specializations if s is not ck] + [ck]
 
-        The source has a header (kernel, file, types, schedule), ``# line N: ...`` comments
-        naming your lines, and your variable names.
+    def inspect_generated(self, *args: Any) -> str:
+        """The generated code of this kernel (for these arguments, or the last launch's):
+        a header (kernel, file, device, launch shape, types, schedule), then the kernel's
+        functions, with ``# line N: ...`` comments naming your lines and your variable
+        names. (``specialize(...).source`` is the whole module numba compiles.)
         """
         if args:
-            return self.specialize(*args).source
+            return listing(self.specialize(*args).source,
+                           device=_device_label(current_device().spec))
         if not self.specializations:
             raise HipError(hipError_t.hipErrorInvalidDeviceFunction,
                            f"kernel '{self.__name__}' has not been compiled yet: launch it, "
                            "or pass example arguments: kernel.inspect_generated(x, out)")
-        return self.specializations[-1].source
+        device, grid, block = self.last_launch or (_device_label(current_device().spec), None,
+                                                   None)
+        return listing(self.specializations[-1].source, device=device, grid=grid, block=block)
 
     def resources(self, *args: Any, device: Any = None, fallback: dict | None = None,
                   block_size: int | None = None) -> dict[str, Any]:
@@ -146,87 +156,54 @@ class Kernel:
 
     def launch(self, grid: Any, block: Any, args: tuple, *, stream: Any = 0,
                shared_bytes: int = 0) -> None:
-        """Queue the kernel on ``stream`` (hipLaunchKernelGGL)."""
-        device = current_device()
-        spec = device.spec
-        grid3, block3 = as_dim3(grid, "grid"), as_dim3(block, "block")
-        threads = math.prod(block3)
-        if self.launch_bounds is not None and threads > self.launch_bounds:
-            raise HipError(hipError_t.hipErrorInvalidConfiguration,
-                           f"launch of '{self.__name__}': {threads} threads per block, but the "
-                           f"kernel declares launch_bounds={self.launch_bounds}")
-        validate_launch(self.__name__, grid3, block3, int(shared_bytes), 0, spec)
-        copies: list[tuple[np.ndarray, DeviceArray]] = []
-        values = []
-        for k, arg in enumerate(args):
-            if isinstance(arg, np.ndarray):  # numba.cuda: copy in, run, copy back
-                tmp = to_device(arg, stream=stream)
-                copies.append((arg, tmp))
-                arg = tmp
-            _check_alive(self, k, arg, "launched")
-            values.append(_device_value(arg))
-        values = tuple(values)
-        ck = specialize(self.py_func, values, spec.wave_size, mode=checked_mode(self.check))
-        if ck not in self.specializations:
-            self.specializations.append(ck)
-        validate_launch(ck.name, grid3, block3, int(shared_bytes), ck.static_lds_bytes, spec)
+        """Queue the kernel on ``stream`` (hipLaunchKernelGGL): checked and compiled now,
+        run when the stream reaches it."""
+        spec = current_device().spec
+        staged = stage(self, args, stream)
+        # config.launch_mode: the checked path, else a trace for profile(memory=True)
+        traced = kernel_trace.tracing_requested()
+        tracer = (kernel_trace.tracer_for(args, staged.copies)
+                  if config.launch_mode(self.check, traced=traced) == "trace" else None)
+        ready = prepare(self.py_func, grid=grid, block=block, args=staged.values,
+                        dynamic_lds_bytes=shared_bytes, device=spec, check=self.check,
+                        tracer=tracer, max_threads=self.launch_bounds)
+        ck = ready.kernel
+        self._remember(ck)
+        self.last_launch = (_device_label(spec), ready.grid, ready.block)
+        threads = math.prod(ready.block)
         info = {
-            "grid": grid3, "block": block3, "lds_bytes": ck.static_lds_bytes + int(shared_bytes),
+            "grid": ready.grid, "block": ready.block, "lds_bytes": ready.lds_bytes,
             "wave_size": spec.wave_size,
-            "bytes": sum(v.nbytes for v in values if isinstance(v, np.ndarray)),
-            "resources": launch_resources(self, ck, spec, threads, int(shared_bytes)),
+            "bytes": sum(v.nbytes for v in ready.args if isinstance(v, np.ndarray)),
+            "resources": launch_resources(self, ck, spec, threads, ready.dynamic_lds_bytes),
             "regions": ck.n_regions, "barriers": ck.n_barriers,
         }
 
-        # profile(memory=True) / config.trace: trace it, then model caches and time
-        tracer = (kernel_trace.tracer_for(args, copies) if kernel_trace.tracing_requested()
-                  else None)
+        site = launch_site()  # where a fault found later says the kernel was launched
 
         def run() -> None:
-            for k, arg in enumerate(args):  # hipFree'd after the launch, before it ran?
-                _check_alive(self, k, arg, "ran")
-            engine_launch(ck, grid=grid3, block=block3, args=values,
-                          dynamic_lds_bytes=int(shared_bytes), device=spec, tracer=tracer)
-            if tracer is not None:  # `op` is bound below, before the scheduler runs this
-                kernel_trace.model_kernel(op, tracer.result, spec, block=block3,
-                                          lds_bytes=info["lds_bytes"],
+            try:
+                check_alive(self, args, "ran")  # hipFree'd after the launch, before it ran?
+                ready.run()
+            except GpusimError as err:
+                note_launch_site(err, self.__name__, site)
+                raise
+            if ready.tracer is not None:  # `op` is bound below, before the scheduler runs this
+                kernel_trace.model_kernel(op, ready.tracer.result, spec, block=ready.block,
+                                          lds_bytes=ready.lds_bytes,
                                           resources=info["resources"])
+
+        staged.copy_in(stream)
         for arg in args:  # unified memory: pages fault over before the kernel runs
             if isinstance(arg, ManagedArray):
                 arg.device_touch(stream)
         op = enqueue(stream, run, name=self.__name__, kind="kernel", info=info)
-        for host, tmp in copies:
-            if host.flags.writeable:
-                tmp.copy_to_host(host, stream=stream)
+        staged.copy_back(stream)
 
 
-def _check_alive(kernel: Kernel, k: int, arg: Any, when: str) -> None:
-    """A freed DeviceArray argument is a use after free (a memory fault on a GPU)."""
-    if isinstance(arg, DeviceArray) and not arg._alloc.alive:
-        import inspect
-
-        try:
-            names = list(inspect.signature(kernel.py_func).parameters)
-        except (TypeError, ValueError):
-            names = []
-        name = f"'{names[k]}'" if k < len(names) else f"#{k + 1}"
-        raise HipError(hipError_t.hipErrorIllegalAddress,
-                       f"kernel '{kernel.__name__}': use after free: argument {name} is a "
-                       f"DeviceArray in {arg._alloc.describe()}, which was freed by "
-                       f"{arg._alloc.freed_by} before the kernel {when}. On a GPU the kernel "
-                       "would read or write memory it no longer owns (a \"Memory access "
-                       "fault\", or silently corrupt data). Free buffers only after the "
-                       "kernels that use them have finished (hipDeviceSynchronize).")
-
-
-def _device_value(arg: Any) -> Any:
-    """What the engine gets for a kernel argument."""
-    if isinstance(arg, DeviceArray):
-        return arg.device_view()
-    if isinstance(arg, (bool, int, float, complex, np.generic, np.ndarray)):
-        return arg
-    raise TypeError(f"kernel argument of type {type(arg).__name__} is not supported; pass "
-                    "device arrays, NumPy arrays or numbers")
+def _device_label(spec: Any) -> str:
+    """"AMD Instinct MI300X (gfx942)": how generated-code listings name the device."""
+    return f"{spec.name} ({spec.gcn_arch_name.split(':')[0]})"
 
 
 def jit(func: Callable[..., Any] | Any = None, *, device: bool = False, check: bool | None = None,

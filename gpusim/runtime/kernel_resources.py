@@ -30,6 +30,7 @@ from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.occupancy_model import occupancy
 from gpusim.occupancy_model.calculator import resolve_device
 from gpusim.profiler import profiling
+from gpusim.runtime.kernel_args import device_values
 from gpusim.runtime.system import current_device
 
 # The block size of each kernel's last launch: the default for resources()'s occupancy.
@@ -44,9 +45,7 @@ def _target(args: tuple, device: Any) -> tuple[tuple, DeviceSpec]:
 
 def _types(kernel: Any, args: tuple, what: str) -> tuple:
     if args:
-        from gpusim.runtime.kernel import _device_value  # kernel.py imports this module
-
-        return arg_types(tuple(_device_value(a) for a in args))
+        return arg_types(device_values(kernel, args), kernel)
     if kernel.specializations:
         return kernel.specializations[-1].arg_types
     raise HipError(hipError_t.hipErrorInvalidDeviceFunction,

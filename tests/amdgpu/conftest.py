@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from gpusim.occupancy_model import amdgpu_available
-
-sys.path.insert(0, str(Path(__file__).parent))  # tests import amdgpu_kernels
 
 # Every shipped profile: gfx942, gfx90a, gfx908 (wave64) and gfx1100 (wave32).
 DEVICES = ("mi300x", "mi250x", "mi100", "rx7900xtx")

@@ -7,7 +7,7 @@ import inspect
 
 import numpy as np
 import pytest
-from amdgpu_kernels import bounded_copy, histogram, tiled_matmul, vector_add, with_print, with_tan
+from kernels import bounded_copy, histogram, matmul_tiled, vadd, with_print, with_tan
 
 import gpusim
 from gpusim import hip
@@ -20,7 +20,7 @@ x = np.ones(1024, np.float32)
 
 
 def test_resources_from_example_arguments():
-    k = hip.jit(vector_add)
+    k = hip.jit(vadd)
     r = k.resources(x, x, x, device="mi300x")
     assert r["source"] == "llvm" and (r["device"], r["target"]) == ("mi300x", "gfx942")
     assert {"vgprs", "agprs", "sgprs", "lds_bytes", "scratch_bytes", "spills",
@@ -32,7 +32,7 @@ def test_resources_from_example_arguments():
 
 
 def test_occupancy_of_a_kernel_uses_the_compilers_counts():
-    k = hip.jit(tiled_matmul)
+    k = hip.jit(matmul_tiled)
     a = np.ones((64, 64), np.float32)
     k[(4, 4), (16, 16)](a, a, a)
     r = k.resources(device="mi300x")  # no arguments: the last launch's types
@@ -48,7 +48,7 @@ def test_occupancy_of_a_kernel_uses_the_compilers_counts():
 
 
 def test_a_kernel_without_arguments_or_launch_says_what_to_do():
-    k = hip.jit(vector_add)
+    k = hip.jit(vadd)
     with pytest.raises(HipError, match=r"not been launched yet.*example arguments"):
         k.resources()
     with pytest.raises(HipError, match="not been launched"):
@@ -56,7 +56,7 @@ def test_a_kernel_without_arguments_or_launch_says_what_to_do():
 
 
 def test_launch_bounds_are_compiled_in():
-    k = hip.jit(launch_bounds=128)(vector_add)
+    k = hip.jit(launch_bounds=128)(vadd)
     r = k.resources(x, x, x, device="mi300x")
     assert r["max_flat_workgroup_size"] == 128 and r["occupancy"].block_size == 128
     full = k.isa(x, x, x, device="mi300x", full=True)
@@ -67,7 +67,7 @@ def test_launch_bounds_are_compiled_in():
 
 
 def test_isa_for_the_lab():
-    k = hip.jit(vector_add)
+    k = hip.jit(vadd)
     isa = k.isa(x, x, x, device="rx7900xtx")
     assert "on gfx1100 (wave32)" in isa.splitlines()[0]
     assert "global_load_b32" in isa  # RDNA 3 spelling

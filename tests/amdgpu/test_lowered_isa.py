@@ -6,7 +6,7 @@ import re
 
 import numba
 import pytest
-from amdgpu_kernels import TILE, histogram, tiled_matmul, vector_add, wave_reduce
+from kernels import TILE, histogram, matmul_tiled, vadd, wave_sum
 
 from gpusim.compile.amdgpu import amdgpu_isa, amdgpu_resources
 from gpusim.devices import get_spec
@@ -23,10 +23,10 @@ def _has(isa: str, pattern: str) -> bool:
 
 
 def test_vector_add_loads_stores_and_fits_in_few_registers(device):
-    isa = amdgpu_isa(vector_add, VADD, device)
+    isa = amdgpu_isa(vadd, VADD, device)
     assert _has(isa, r"global_load_(dword|b32)") and _has(isa, r"global_store_(dword|b32)")
     assert _has(isa, "s_endpgm")
-    r = amdgpu_resources(vector_add, VADD, device)
+    r = amdgpu_resources(vadd, VADD, device)
     assert 1 <= r["vgprs"] < 16 and 8 <= r["sgprs"] <= 40
     assert (r["lds_bytes"], r["scratch_bytes"], r["spills"]) == (0, 0, 0)
     assert r["wave_size"] == get_spec(device).wave_size
@@ -34,24 +34,24 @@ def test_vector_add_loads_stores_and_fits_in_few_registers(device):
 
 
 def test_tiled_matmul_uses_lds_and_barriers(device):
-    isa = amdgpu_isa(tiled_matmul, MATMUL, device)
+    isa = amdgpu_isa(matmul_tiled, MATMUL, device)
     assert _has(isa, r"ds_(write|store)") and _has(isa, r"ds_(read|load)")
     assert _has(isa, "s_barrier")
-    r = amdgpu_resources(tiled_matmul, MATMUL, device)
+    r = amdgpu_resources(matmul_tiled, MATMUL, device)
     assert r["lds_bytes"] == 2 * TILE * TILE * 4  # the two shared tiles, nothing else
     assert 16 <= r["vgprs"] <= 128 and r["spills"] == 0
 
 
 def test_shuffle_reduction_uses_ds_bpermute_or_dpp(device):
-    isa = amdgpu_isa(wave_reduce, REDUCE, device)
+    isa = amdgpu_isa(wave_sum, REDUCE, device)
     assert _has(isa, r"(ds_bpermute_b32|v_\w+_dpp|v_mov_b32_dpp)")
     assert _has(isa, r"v_mbcnt_lo_u32_b32")  # the lane id
-    assert amdgpu_resources(wave_reduce, REDUCE, device)["lds_bytes"] == 0  # bpermute: no LDS
+    assert amdgpu_resources(wave_sum, REDUCE, device)["lds_bytes"] == 0  # bpermute: no LDS
 
 
 def test_wave64_needs_mbcnt_hi_and_wave32_does_not():
-    assert _has(amdgpu_isa(wave_reduce, REDUCE, "mi300x"), "v_mbcnt_hi_u32_b32")
-    assert not _has(amdgpu_isa(wave_reduce, REDUCE, "rx7900xtx"), "v_mbcnt_hi_u32_b32")
+    assert _has(amdgpu_isa(wave_sum, REDUCE, "mi300x"), "v_mbcnt_hi_u32_b32")
+    assert not _has(amdgpu_isa(wave_sum, REDUCE, "rx7900xtx"), "v_mbcnt_hi_u32_b32")
 
 
 def test_histogram_atomics_are_global_atomic_adds(device):
@@ -63,20 +63,20 @@ def test_histogram_atomics_are_global_atomic_adds(device):
 @pytest.mark.parametrize("device", ["mi300x", "mi250x", "mi100", "rx7900xtx"])
 def test_each_device_gets_its_own_target_and_wave_size(device):
     spec = get_spec(device)
-    full = amdgpu_isa(vector_add, VADD, device, full=True)
+    full = amdgpu_isa(vadd, VADD, device, full=True)
     assert f'.amdgcn_target "amdgcn-amd-amdhsa--{spec.gfx_target}' in full
     assert re.search(rf"\.wavefront_size:\s+{spec.wave_size}\b", full)
-    assert ".amdhsa_kernel vector_add" in full
+    assert ".amdhsa_kernel vadd" in full
 
 
 def test_isa_code_view_starts_with_a_summary_and_ends_at_s_endpgm():
-    isa = amdgpu_isa(vector_add, VADD, "mi300x")
+    isa = amdgpu_isa(vadd, VADD, "mi300x")
     head, label, *code = isa.splitlines()
-    assert head.startswith("; vector_add on gfx942 (wave64): ") and "VGPRs" in head
-    assert label == "vector_add:"
+    assert head.startswith("; vadd on gfx942 (wave64): ") and "VGPRs" in head
+    assert label == "vadd:"
     assert code[-1].strip() == "s_endpgm" and ".amdhsa_kernel" not in isa
 
 
 def test_python_ints_are_64_bit_so_indices_take_vgpr_pairs():
     # hip.grid(1) is an int64 (as in numba.cuda): the comparison with c.size is 64-bit.
-    assert _has(amdgpu_isa(vector_add, VADD, "mi300x"), r"v_cmp_\w+_i64")
+    assert _has(amdgpu_isa(vadd, VADD, "mi300x"), r"v_cmp_\w+_i64")

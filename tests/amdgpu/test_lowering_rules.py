@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numba
 import pytest
-from amdgpu_kernels import everything, tiled_matmul, vector_add
+from kernels import everything, matmul_tiled, vadd
 
 from gpusim.compile import lang as hip
 from gpusim.compile.amdgpu import amdgpu_resources, lower_kernel
@@ -30,7 +30,7 @@ def test_arguments_arrays_then_shapes_scalars_by_value_bools_as_bytes():
     assert ("define amdgpu_kernel void @everything(ptr addrspace(1) %arg.x, i64 %arg.x.shape0, "
             "ptr addrspace(1) %arg.out, i64 %arg.out.shape0, i64 %arg.n, i8 %arg.flag) #0 {"
             ) in ir
-    strided = _ir(vector_add, (f32[:], f32[::1], f32[::1]))  # a non-contiguous view
+    strided = _ir(vadd, (f32[:], f32[::1], f32[::1]))  # a non-contiguous view
     assert "i64 %arg.a.shape0, i64 %arg.a.stride0" in strided
 
 
@@ -38,8 +38,8 @@ def test_memory_spaces_of_shared_local_and_const_arrays():
     ir = _ir(everything, EVERYTHING)
     assert "@const.w = internal addrspace(4) externally_initialized global [8 x float]" in ir
     assert "alloca [4 x i32], align 16, addrspace(5)" in ir
-    mm = _ir(tiled_matmul, (f32[:, ::1],) * 3)
-    assert "@lds.sa = internal addrspace(3) global [256 x float] poison, align 16" in mm
+    mm = _ir(matmul_tiled, (f32[:, ::1],) * 3)
+    assert "@lds.sA = internal addrspace(3) global [256 x float] poison, align 16" in mm
 
 
 def test_barriers_fences_and_atomics_follow_hip():
@@ -73,8 +73,8 @@ def test_wave_size_follows_the_device():
 
 
 def test_launch_bounds_and_default_flat_workgroup_size():
-    assert '"amdgpu-flat-work-group-size"="1,1024"' in _ir(vector_add, (f32[::1],) * 3)
-    assert '"amdgpu-flat-work-group-size"="1,256"' in _ir(vector_add, (f32[::1],) * 3,
+    assert '"amdgpu-flat-work-group-size"="1,1024"' in _ir(vadd, (f32[::1],) * 3)
+    assert '"amdgpu-flat-work-group-size"="1,256"' in _ir(vadd, (f32[::1],) * 3,
                                                           launch_bounds=256)
 
 
@@ -109,7 +109,7 @@ def test_a_lowering_bug_is_reported_at_its_statement(monkeypatch):
 
     monkeypatch.setattr(KernelLowering, "if_stmt", broken)
     with pytest.raises(AmdgpuLoweringError, match="internal error in the AMDGPU lowering"):
-        lower_kernel(vector_add, (f32[::1],) * 3, get_spec("mi300x"))
+        lower_kernel(vadd, (f32[::1],) * 3, get_spec("mi300x"))
 
 
 def test_debug_llvm_prints_the_module(capsys):
@@ -118,7 +118,7 @@ def test_debug_llvm_prints_the_module(capsys):
     old = config.debug
     config.debug = "llvm"
     try:
-        lower_kernel(vector_add, (f32[::1],) * 3, get_spec("mi100"))
+        lower_kernel(vadd, (f32[::1],) * 3, get_spec("mi100"))
     finally:
         config.debug = old
-    assert "define amdgpu_kernel void @vector_add(" in capsys.readouterr().err
+    assert "define amdgpu_kernel void @vadd(" in capsys.readouterr().err

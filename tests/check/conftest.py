@@ -1,7 +1,5 @@
 """Fixtures for the sanitizer tests: a checked launcher and a short watchdog."""
 
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -9,18 +7,20 @@ from gpusim.config import config
 from gpusim.devices import get_spec
 from gpusim.engine import launch
 
-sys.path.insert(0, str(Path(__file__).parent))  # tests import buggy_kernels
-
 
 @pytest.fixture(scope="session")
 def mi300x():
     return get_spec("mi300x")
 
 
-@pytest.fixture(scope="session")
-def run(mi300x):
-    """run(kernel, grid, block, *args, check=True, reference=False, shared=0)."""
-    def _run(kernel, grid, block, *args, check=True, reference=False, shared=0):
+@pytest.fixture(scope="session", params=["fast", "reference"])
+def run(mi300x, request):
+    """run(kernel, grid, block, *args, check=True, shared=0): every test that uses it runs
+    on the compiled path and on the pure-Python reference path (``reference=`` forces one),
+    so the two checked paths cannot differ unseen."""
+    def _run(kernel, grid, block, *args, check=True, reference=None, shared=0):
+        if reference is None:
+            reference = request.param == "reference"
         launch(kernel, grid=grid, block=block, args=args, dynamic_lds_bytes=shared,
                device=mi300x, reference=reference, check=check)
     return _run

@@ -1,10 +1,10 @@
 """Faults with their full location on both paths: out of bounds, divergent barriers,
 use after free; and a failed launch leaves the emulator usable."""
 
-import buggy_kernels as K
+import kernels as K
 import numpy as np
 import pytest
-from buggy_kernels import line_of
+from kernels import line_of
 
 from gpusim import hip
 from gpusim.errors import HipError, SanitizerError, hipError_t
@@ -64,7 +64,7 @@ def test_checked_errors_raise_at_the_synchronising_call_and_poison_nothing():
         hip.hipDeviceSynchronize()
     assert len(err.value.findings) == 1
     hip.hipDeviceSynchronize()  # the failed launch is gone from the queue
-    ok = hip.jit(K.reduce_ok)
+    ok = hip.jit(K.block_sum)
     ok[2, 64](x, out)
     np.testing.assert_array_equal(out.copy_to_host(), [2016, 6112])
 

@@ -1,9 +1,9 @@
 """Global memory on the checked path: races between the blocks of one launch."""
 
-import buggy_kernels as K
+import kernels as K
 import numpy as np
 import pytest
-from buggy_kernels import line_of
+from kernels import line_of
 
 from gpusim.engine.findings import GLOBAL_RACE
 from gpusim.errors import SanitizerError

@@ -1,4 +1,4 @@
-"""The shadow logic compiled (checkops' intrinsics) equals the plain-Python reference,
+"""The shadow logic compiled (sanitize/ops.py's intrinsics) equals the plain-Python reference,
 on random access sequences (the compiled helpers are inlined by numba: this holds it to
 the reference statement by statement)."""
 
@@ -6,8 +6,8 @@ import numba
 import numpy as np
 import pytest
 
-from gpusim.compile import checklib as cl
-from gpusim.compile.checkops import PYTHON, _glb1, _lds1
+from gpusim.compile.sanitize import shadow as cl
+from gpusim.compile.sanitize.ops import PYTHON, _glb1, _lds1
 
 
 @numba.njit

@@ -4,10 +4,10 @@ import _thread
 import threading
 import time
 
-import buggy_kernels as K
+import kernels as K
 import numpy as np
 import pytest
-from buggy_kernels import line_of
+from kernels import line_of
 
 from gpusim.engine import specialize
 from gpusim.errors import HipError, hipError_t

@@ -5,10 +5,9 @@ After an intended change to code generation, refresh them with
 """
 
 import os
-import re
 from pathlib import Path
 
-import golden_kernels as G
+import kernels as G
 import numba
 import pytest
 
@@ -16,17 +15,22 @@ from gpusim.compile.pipeline import front_end
 
 GOLDEN = Path(__file__).parent / "golden"
 F32 = numba.types.float32[::1]
-CASES = {
-    "saxpy": (G.saxpy, (numba.types.float32, F32, F32, F32)),
-    "block_sum": (G.block_sum, (F32, F32)),
-    "wave_sum": (G.wave_sum, (F32, F32)),
+CASES = {  # name: (kernel, argument types, generation mode)
+    "saxpy": (G.saxpy, (numba.types.float32, F32, F32, F32), "fast"),
+    "block_sum": (G.block_sum, (F32, F32), "fast"),
+    "wave_sum": (G.wave_sum, (F32, F32), "fast"),
+    # the sanitizer's code: one checked global store (saxpy), LDS and a barrier loop
+    "saxpy.check": (G.saxpy, (numba.types.float32, F32, F32, F32), "check"),
+    "block_sum.check": (G.block_sum, (F32, F32), "check"),
+    # trace mode's code: lane addresses of global and LDS accesses, instruction counts
+    "saxpy.trace": (G.saxpy, (numba.types.float32, F32, F32, F32), "trace"),
+    "block_sum.trace": (G.block_sum, (F32, F32), "trace"),
 }
 
 
 def generated(name):
-    kernel, types = CASES[name]
-    source = front_end(kernel, wave_size=64, arg_types=types).source
-    return re.sub(r"\(/.*?golden_kernels\.py,", "(golden_kernels.py,", source)
+    kernel, types, mode = CASES[name]
+    return front_end(kernel, wave_size=64, arg_types=types, mode=mode).source
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -41,5 +45,6 @@ def test_generated_source_matches_golden_file(name):
 def test_generated_source_is_readable():
     text = generated("block_sum")
     assert text.startswith("# gpusim: generated from kernel 'block_sum'")
-    assert "# line 19: hip.syncthreads()  -- barrier" in text  # back to the user's lines
+    barrier = G.block_sum.__code__.co_firstlineno + 5
+    assert f"# line {barrier}: hip.syncthreads()  -- barrier" in text  # the user's lines
     assert "while stride > 0:" in text and "tid = _tx" in text  # the user's own names

@@ -37,7 +37,7 @@ def ir_after(kernel, name, arg_types=(F32,)):
 
 
 def test_passes_are_listed_in_order():
-    assert [n for n, _ in PASSES] == ["parse", "check", "resolve", "normalize", "uniformity",
+    assert [n for n, _ in PASSES] == ["parse", "subset", "resolve", "normalize", "uniformity",
                                       "lower", "infer", "split", "liveness", "generate"]
 
 

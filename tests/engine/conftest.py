@@ -1,15 +1,11 @@
 """Fixtures for the engine tests: device specs and a one-line launcher."""
 
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gpusim.devices import get_spec
 from gpusim.engine import launch
-
-sys.path.insert(0, str(Path(__file__).parent))  # tests import the shared kernels module
 
 
 @pytest.fixture(scope="session")
@@ -22,10 +18,14 @@ def rx7900xtx():
     return get_spec("rx7900xtx")
 
 
-@pytest.fixture(scope="session")
-def run(mi300x):
-    """run(kernel, grid, block, *args, device=mi300x, shared=0)."""
-    def _run(kernel, grid, block, *args, device=None, shared=0, reference=False):
+@pytest.fixture(scope="session", params=["fast", "reference"])
+def run(mi300x, request):
+    """run(kernel, grid, block, *args, device=mi300x, shared=0): every test that uses it
+    runs twice, on the compiled (fast) path and on the pure-Python reference path, so a
+    difference between the two cannot hide. ``reference=`` forces one path."""
+    def _run(kernel, grid, block, *args, device=None, shared=0, reference=None):
+        if reference is None:
+            reference = request.param == "reference"
         launch(kernel, grid=grid, block=block, args=args, dynamic_lds_bytes=shared,
                device=device or mi300x, reference=reference)
     return _run

@@ -39,5 +39,5 @@ def test_lock_free_max(run, rng):
 def test_global_atomic_add_from_many_blocks(run, rng):
     data = rng.integers(0, 1000, 100_000)
     bins = np.zeros(16, np.int32)
-    run(K.histogram, 64, 256, data, bins)
+    run(K.histogram_lds, 64, 256, data, bins)
     np.testing.assert_array_equal(bins, np.bincount(data % 16, minlength=16))

@@ -80,7 +80,24 @@ def test_invalid_configuration_raises_at_launch():
 def test_inspect_generated_source():
     text = add_one.inspect_generated(np.zeros(4))
     assert "def add_one__run(" in text and "# line" in text
-    assert add_one.inspect_generated() == text
+    code = text[text.index("@_jit"):]
+    assert add_one.inspect_generated()[-len(code):] == code  # the last specialization's
+
+
+def test_inspect_generated_reads_as_the_kernel_for_a_learner():
+    d = to_device(np.zeros(1000))
+    add_one[4, 256](d)
+    text = add_one.inspect_generated()
+    lines = text.splitlines()
+    assert lines[0].startswith("# gpusim: generated from kernel 'add_one'")
+    assert lines[1] == ("# for AMD Instinct MI300X (gfx942), launched as grid (4, 1, 1) x "
+                        "block (256, 1, 1) = 1024 threads")
+    code = [ln for ln in lines if ln and not ln.startswith("#")]
+    assert code[0] == "@_jit"  # the kernel first: no imports, no reference-path switch
+    assert "_GPUSIM_REFERENCE" not in text and "import" not in text
+    for unused in ("_by", "_bz", "_gdy", "_gdz"):  # a 1-D kernel reads none of these
+        assert unused not in text
+    assert not any(f"lines {n}-{n}," in text for n in range(200))
 
 
 def test_jit_forms():
@@ -103,3 +120,35 @@ def test_freed_device_array_is_rejected_at_launch():
     hipFree(d)
     with pytest.raises(HipError, match="use after free"):
         add_one[1, 4](d)
+
+
+@pytest.mark.parametrize("bad, words", [
+    ([1.0, 2.0], "Python list"),
+    ((1.0, 2.0), "Python tuple"),
+    ("text", "str, which a kernel cannot take"),
+    (object(), "object, which a kernel cannot take"),
+])
+def test_an_argument_a_kernel_cannot_take_names_the_parameter_and_the_fix(bad, words):
+    @jit
+    def scale(a, out):
+        out[0] = a
+
+    with pytest.raises(HipError) as err:
+        scale[1, 1](bad, to_device(np.zeros(1)))
+    assert err.value.code == hipError_t.hipErrorInvalidValue
+    assert f"kernel 'scale': argument 'a' is a {words}" in str(err.value)
+    assert "hip.to_device" in str(err.value)  # the fix
+    with pytest.raises(HipError, match="argument 'out' is a Python list"):
+        scale[1, 1](1.0, [0.0])
+
+
+def test_a_bad_launch_queues_nothing():
+    """Checked when queued: a bad launch copies nothing and leaves the host array as is."""
+    from gpusim.profiler import profile
+
+    host = np.zeros(4)
+    with profile() as prof:
+        with pytest.raises(HipError, match="launch_bounds=128"):
+            bounded[1, 256](host)
+        synchronize_device()
+    assert prof.records == []

@@ -90,3 +90,25 @@ def test_static_plus_dynamic_lds_over_the_limit(run):
 def test_bad_block_value_type(run):
     with pytest.raises(HipError, match="tuple of 1 to 3 ints"):
         run(K.vadd, 1, (1, 2, 3, 4), np.zeros(1), np.zeros(1), np.zeros(1))
+
+
+def test_advice_fits_the_code_around_the_bad_index(run):
+    """A one-past-the-end thread gets "guard with an if"; a loop that walks past the end
+    gets advice about that loop; a negative index gets advice about the lower end."""
+    with pytest.raises(HipError) as err:
+        run(K.oob_write, 2, 64, np.zeros(100, np.float32), 128)
+    assert "Guard the access with an `if`" in str(err.value)
+    with pytest.raises(HipError) as err:
+        run(K.while_walks_past_end, 1, 64, np.zeros(128, np.float32), 128)
+    msg = str(err.value)
+    loop = _line_of(K.while_walks_past_end, "while i <= n")
+    assert f"`while` loop at line {loop} (`while i <= n:  # <= : one step too far`)" in msg
+    assert "Guard the access with an `if`" not in msg
+    with pytest.raises(HipError) as err:
+        run(K.grid_stride_past_end, 2, 64, np.zeros(100, np.float32), 100)
+    loop = _line_of(K.grid_stride_past_end, "for i in range")
+    assert f"`for` loop at line {loop}" in str(err.value) and "range(start, out.shape[0]" in \
+        str(err.value)
+    with pytest.raises(HipError) as err:
+        run(K.negative_index, 1, 64, np.zeros(64))
+    assert "The index is negative" in str(err.value)

@@ -1,13 +1,9 @@
 """Fixtures for the trace-path tests: a fresh MI300X system and the learner's kernels."""
 
-import sys
-from pathlib import Path
 
 import pytest
 
 import gpusim
-
-sys.path.insert(0, str(Path(__file__).parent))  # tests import trace_kernels
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,13 @@
 """Coalescing seen from the learner's own kernels: requests per wavefront instruction."""
 
+import kernels
 import numpy as np
 import pytest
-import trace_kernels as K
 
 import gpusim
 from gpusim import hip
+
+K = kernels.jitted("copy_gather", "copy_strided")
 
 N = 1 << 16
 

@@ -1,8 +1,8 @@
 """What the trace holds: real device addresses, lanes, kinds, spaces, sampling."""
 
+import kernels
 import numpy as np
 import pytest
-import trace_kernels as K
 
 import gpusim
 from gpusim import hip
@@ -11,6 +11,9 @@ from gpusim.engine import launch, tracing
 from gpusim.engine.tracing import TraceLimits, Tracer
 from gpusim.errors import HipError, hipError_t
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE
+
+K = kernels.jitted("accumulate", "copy_strided", "histogram", "out_of_bounds", "private_scratch",
+                   "transpose_lds")
 
 MI300X = get_spec("mi300x")
 

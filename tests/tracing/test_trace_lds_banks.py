@@ -1,10 +1,12 @@
 """LDS bank conflicts from the learner's transpose, with and without padding."""
 
+import kernels
 import numpy as np
-import trace_kernels as K
 
 import gpusim
 from gpusim import hip
+
+K = kernels.jitted("transpose_lds", "transpose_lds_padded")
 
 
 def test_padding_removes_the_bank_conflicts_of_a_column_read():

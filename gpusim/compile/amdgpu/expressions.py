@@ -40,8 +40,8 @@ from gpusim.compile.amdgpu.emit import (
 from gpusim.compile.amdgpu.intrinsics import Intrinsics
 from gpusim.compile.amdgpu.ops import NUMPY_OPERATORS, Ops, signature
 from gpusim.compile.amdgpu.unsupported import unsupported
-from gpusim.compile.infer import BINOPS, CMPOPS, typing_context
 from gpusim.compile.ir import Cast, Intrinsic, MathCall
+from gpusim.compile.passes.infer import BINOPS, CMPOPS, typing_context
 
 
 @dataclass

@@ -26,7 +26,7 @@ from numba.core import types
 
 from gpusim.compile.amdgpu.emit import BOOL, I32, I64, TupleValue, Value, const, ll_type, size_of
 from gpusim.compile.amdgpu.unsupported import unsupported
-from gpusim.compile.intrinsic_types import base_name
+from gpusim.compile.passes.intrinsic_types import base_name
 
 _IMPLICIT_OFFSET = {"gridDim": (0, 4, "i32"), "blockDim": (12, 2, "i16")}
 _RMW = {"add": ("add", "fadd"), "sub": ("sub", "fsub"), "exch": ("xchg", "xchg"),

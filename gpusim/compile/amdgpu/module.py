@@ -61,7 +61,7 @@ from gpusim.errors import GpusimError
 
 TRIPLE = "amdgcn-amd-amdhsa"
 # Up to typing: the rest of the pipeline (split, liveness, generate) is the CPU schedule.
-FRONT_PASSES = ("parse", "check", "resolve", "normalize", "infer")
+FRONT_PASSES = ("parse", "subset", "resolve", "normalize", "infer")
 DEFAULT_FLAT_WORKGROUP_SIZE = 1024  # hipcc's "amdgpu-flat-work-group-size"="1,1024"
 # ROCm 6's code objects (v5): blockDim/gridDim are read from its hidden kernel arguments.
 CODE_OBJECT_VERSION = 500

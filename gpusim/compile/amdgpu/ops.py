@@ -24,7 +24,7 @@ from numba.core import types
 
 from gpusim.compile.amdgpu.emit import BOOL, FunctionBuilder, Value, const, ll_type
 from gpusim.compile.amdgpu.unsupported import math_unsupported, unsupported
-from gpusim.compile.infer import BINOPS, typing_context
+from gpusim.compile.passes.infer import BINOPS, typing_context
 
 _INT_OPS = {operator.add: "add", operator.sub: "sub", operator.mul: "mul",
             operator.and_: "and", operator.or_: "or", operator.xor: "xor",

@@ -111,7 +111,7 @@ def _fallback(given: Mapping[str, int], pyfunc: Any, arg_types: tuple, spec: Any
     lds = given.get("lds_bytes")
     if lds is None:  # the declared shared arrays, which the front end knows without LLVM
         kir = front_end(pyfunc, wave_size=spec.wave_size, arg_types=tuple(arg_types),
-                        passes=("parse", "check", "resolve", "normalize"))
+                        passes=("parse", "subset", "resolve", "normalize"))
         lds = sum(d.nbytes for d in kir.arrays.values() if d.space == "shared")
     return {"vgprs": int(given["vgprs"]), "agprs": int(given.get("agprs", 0)),
             "sgprs": int(given["sgprs"]), "lds_bytes": int(lds),

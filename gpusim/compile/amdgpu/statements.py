@@ -22,8 +22,8 @@ from numba.core import types
 from gpusim.compile.amdgpu.emit import BOOL, FunctionBuilder, TupleValue, Value, const, ll_type
 from gpusim.compile.amdgpu.expressions import Expressions
 from gpusim.compile.amdgpu.unsupported import unsupported
-from gpusim.compile.infer import BINOPS
 from gpusim.compile.ir import Intrinsic, KernelIR
+from gpusim.compile.passes.infer import BINOPS
 
 
 class KernelLowering(Expressions):

@@ -1,0 +1,191 @@
+"""One launch path: ``prepare(...) -> Launch`` checks and compiles, ``Launch.run()`` runs.
+
+::
+
+    prepare(kernel, grid, block, args, device, check, tracer)
+      as_dim3 + validate_launch   the launch shape against the device (once)
+      arg_types                   what the kernel can take (arguments.py, once)
+      specialize                  the CompiledKernel for these types and mode (cached)
+      -> Launch                   checked dims, compiled kernel, call arguments, mode
+    Launch.run()                  work-groups on the host's cores (workers.py), the
+                                  sanitizer's shadow memory (sanitizer.py) or the tracer
+                                  (tracing.py) around them, faults -> HipError (faults.py)
+
+The runtime prepares when a launch is queued (bad launches fail at the call, as
+``hipLaunchKernelGGL`` does) and runs it when the stream reaches it. Which path a launch
+takes (fast, checked or traced) is ``gpusim.config.launch_mode``'s rule.
+
+>>> import numpy as np
+>>> from gpusim.compile import lang as hip
+>>> from gpusim.devices import get_spec
+>>> def fill(out, v):
+...     i = hip.grid(1)
+...     if i < out.size:
+...         out[i] = v
+>>> out = np.zeros(100, np.float32)
+>>> ready = prepare(fill, grid=2, block=64, args=(out, 3.0), device=get_spec("mi300x"))
+>>> ready.grid, ready.block, ready.mode
+((2, 1, 1), (64, 1, 1), 'fast')
+>>> ready.run()
+>>> float(out.sum())
+300.0
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gpusim.compile import CompiledKernel, compile_kernel
+from gpusim.compile.device import FAULT_STOPPED, KernelFaultError
+from gpusim.config import config
+from gpusim.engine.arguments import arg_types
+from gpusim.engine.faults import fault_error
+from gpusim.engine.sanitizer import CheckState
+from gpusim.engine.validate import as_dim3, validate_lds, validate_shape
+from gpusim.engine.watchdog import timeout_error
+from gpusim.engine.workers import LaunchTimeoutError, plan_workers, run_workers
+
+_cache: dict[tuple, CompiledKernel] = {}
+_cache_lock = threading.Lock()
+
+
+def specialize(kernel: Any, args: tuple, wave_size: int, *, reference: bool = False,
+               mode: str = "fast") -> CompiledKernel:
+    """The compiled kernel for these arguments' types (and generation ``mode``: "fast" or
+    "check"), compiling on first use."""
+    if isinstance(kernel, CompiledKernel):
+        return kernel
+    pyfunc = getattr(kernel, "py_func", kernel)
+    key = (pyfunc, arg_types(args, pyfunc), wave_size, reference, mode)
+    ck = _cache.get(key)  # a dict read is atomic; the lock only orders the writers
+    if ck is None:
+        ck = compile_kernel(pyfunc, key[1], wave_size=wave_size, reference=reference,
+                            mode=mode)
+        with _cache_lock:
+            ck = _cache.setdefault(key, ck)
+    return ck
+
+
+@dataclass
+class Launch:
+    """A checked, compiled launch, ready to ``run()`` (possibly later, from a stream)."""
+
+    kernel: CompiledKernel
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    dynamic_lds_bytes: int
+    args: tuple  # what the kernel gets: NumPy arrays (written in place) and numbers
+    device: Any  # DeviceSpec
+    mode: str  # "fast", "check" (the sanitizer) or "trace" (config.launch_mode)
+    tracer: Any = None  # engine.tracing.Tracer in trace mode
+
+    @property
+    def lds_bytes(self) -> int:
+        """LDS one work-group uses: the kernel's static arrays plus the dynamic size."""
+        return self.kernel.static_lds_bytes + self.dynamic_lds_bytes
+
+    def run(self) -> None:
+        """Run every work-group. Raises ``HipError``: hipErrorIllegalAddress for an
+        out-of-bounds access, hipErrorLaunchFailure for a divergent barrier (and, checked,
+        ``SanitizerError`` for races and uninitialised LDS), hipErrorAssert, and
+        hipErrorLaunchTimeOut from the watchdog."""
+        ck, grid3, block3, dyn = self.kernel, self.grid, self.block, self.dynamic_lds_bytes
+        nblocks, nthreads = math.prod(grid3), math.prod(block3)
+        state = None
+        if self.mode == "check":  # shadow memory; blocks in order on one worker
+            state = CheckState(ck, self.args, grid=grid3, block=block3,
+                               dynamic_lds_bytes=dyn, wave_size=self.device.wave_size)
+        workers, chunk = plan_workers(nblocks, config.parallel and not ck.reference
+                                      and state is None)
+        lp = np.array([*grid3, *block3, nthreads, dyn], dtype=np.int64)
+        ctl = np.zeros(8, dtype=np.int64)  # [0]: stop flag; [1:7]: the first bounds fault
+        call_args = self.args + tuple(ck.const_arrays) + (lp, ctl) + (
+            (state.chk,) if state is not None else ())
+        claims = itertools.count(0, chunk)  # next() is atomic under the GIL
+
+        def worker() -> None:
+            ws = ck.workspace(nthreads, dyn)
+            extra = (ws,) if ws else ()
+            while ctl[0] == 0:
+                b0 = next(claims)
+                if b0 >= nblocks:
+                    return
+                ck.run(b0, min(b0 + chunk, nblocks), *call_args, *extra)
+
+        try:
+            errors, first = [], 0
+            if self.tracer is not None:  # the first work-groups instrumented (tracing.py)
+                errors = self.tracer.run(ck, call_args, grid3, block3, dyn, self.device)
+                first = self.tracer.planned
+                claims = itertools.count(first, chunk)  # the fast path does the rest
+            if not errors and first < nblocks:
+                errors = run_workers(worker, ctl, workers, config.watchdog_seconds)
+        except LaunchTimeoutError as exc:
+            raise timeout_error(ck, exc.args[0] if exc.args else [], config.watchdog_seconds,
+                                grid3) from None
+        finally:
+            if state is not None:
+                state.close()  # findings read; shadow memory free for the next launch
+        self._raise(errors, ctl, state)
+
+    def _raise(self, errors: list, ctl: np.ndarray, state: CheckState | None) -> None:
+        """The launch's error, if any: a fault first, then anything else, then findings."""
+        faults = [e for e in errors
+                  if isinstance(e, KernelFaultError) and e.args[0] != FAULT_STOPPED]
+        if faults:
+            details = faults[0].args
+            if len(details) == 1:  # a bounds check left its record in ctl (devicelib._ix)
+                details = (int(ctl[1]), *(int(v) for v in ctl[2:7]))
+            err = fault_error(self.kernel, details, grid=self.grid, block=self.block,
+                              args=self.args)
+            raise (state.with_findings(err) if state is not None else err)
+        others = [e for e in errors if not isinstance(e, KernelFaultError)]
+        if others:
+            raise others[0]
+        if state is not None and (err := state.error()) is not None:
+            raise err
+
+
+def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
+            dynamic_lds_bytes: int = 0, reference: bool = False, check: bool | None = None,
+            tracer: Any = None, max_threads: int | None = None) -> Launch:
+    """Check and compile a launch of ``kernel`` on ``grid`` x ``block`` threads of
+    ``device`` (a ``DeviceSpec``); nothing runs until ``Launch.run()``.
+
+    ``kernel`` is a ``CompiledKernel`` or a kernel function (compiled and cached per
+    argument types). ``check`` is the kernel's own switch (None: ``gpusim.config.check``);
+    ``tracer`` (``engine.tracing.Tracer``) asks for a memory trace, which the checked and
+    reference paths do not take. ``max_threads`` is the kernel's ``launch_bounds``.
+    Raises ``HipError``: hipErrorInvalidConfiguration for a launch the device cannot run,
+    hipErrorInvalidValue for an argument a kernel cannot take.
+    """
+    grid3, block3 = as_dim3(grid, "grid"), as_dim3(block, "block")
+    dyn = int(dynamic_lds_bytes)
+    name = getattr(kernel, "name", None) or getattr(kernel, "__name__", "kernel")
+    validate_shape(name, grid3, block3, dyn, device, max_threads=max_threads)
+    mode = config.launch_mode(check, traced=tracer is not None and not reference)
+    ck = specialize(kernel, tuple(args), device.wave_size, reference=reference,
+                    mode="check" if mode == "check" else "fast")
+    validate_lds(ck.name, dyn, ck.static_lds_bytes, device)
+    return Launch(ck, grid3, block3, dyn, tuple(args), device, mode,
+                  tracer if mode == "trace" else None)
+
+
+def launch(kernel: Any, **options: Any) -> None:
+    """``prepare(kernel, **options).run()``: check, compile and run at once.
+
+    >>> import numpy as np
+    >>> from gpusim.devices import get_spec
+    >>> def one(out):
+    ...     out[0] = 1
+    >>> out = np.zeros(1)
+    >>> launch(one, grid=1, block=1, args=(out,), device=get_spec("mi300x")); float(out[0])
+    1.0
+    """
+    prepare(kernel, **options).run()

@@ -1,0 +1,134 @@
+"""RCCL's enums with the numeric values of its header, and its error.
+
+Values from RCCL's ``src/nccl.h.in`` (https://github.com/ROCm/rccl/blob/develop/src/nccl.h.in):
+ncclResult_t success 0 ... inProgress 7; ncclRedOp_t sum 0, prod 1, max 2, min 3, avg 4;
+ncclDataType_t int8 0, uint8 1, int32 2, uint32 3, int64 4, uint64 5, float16 6,
+float32 7, float64 8, bfloat16 9, float8e4m3 10, float8e5m2 11 (RCCL's FP8 types).
+
+>>> ncclDataType_t.ncclFloat32.value, ncclRedOp_t.ncclAvg.value
+(7, 4)
+>>> ncclGetErrorString(ncclResult_t.ncclInvalidUsage)
+'invalid usage'
+"""
+
+from __future__ import annotations
+
+import enum
+
+import numpy as np
+
+from gpusim.errors import GpusimError
+
+
+class ncclResult_t(enum.IntEnum):  # noqa: N801 - RCCL's spelling
+    ncclSuccess = 0
+    ncclUnhandledCudaError = 1
+    ncclSystemError = 2
+    ncclInternalError = 3
+    ncclInvalidArgument = 4
+    ncclInvalidUsage = 5
+    ncclRemoteError = 6
+    ncclInProgress = 7
+    ncclNumResults = 8
+
+
+class ncclRedOp_t(enum.IntEnum):  # noqa: N801
+    ncclSum = 0
+    ncclProd = 1
+    ncclMax = 2
+    ncclMin = 3
+    ncclAvg = 4
+    ncclNumOps = 5
+
+
+class ncclDataType_t(enum.IntEnum):  # noqa: N801 - aliases as in the header
+    ncclInt8 = 0
+    ncclChar = 0
+    ncclUint8 = 1
+    ncclInt32 = 2
+    ncclInt = 2
+    ncclUint32 = 3
+    ncclInt64 = 4
+    ncclUint64 = 5
+    ncclFloat16 = 6
+    ncclHalf = 6
+    ncclFloat32 = 7
+    ncclFloat = 7
+    ncclFloat64 = 8
+    ncclDouble = 8
+    ncclBfloat16 = 9
+    ncclFloat8e4m3 = 10
+    ncclFloat8e5m2 = 11
+    ncclNumTypes = 12
+
+
+# Storage dtype of each type. bfloat16 is kept as its 16 bits (uint16) and computed in
+# float32 with one rounding per operation (see reduce.py).
+STORAGE = {
+    ncclDataType_t.ncclInt8: np.int8, ncclDataType_t.ncclUint8: np.uint8,
+    ncclDataType_t.ncclInt32: np.int32, ncclDataType_t.ncclUint32: np.uint32,
+    ncclDataType_t.ncclInt64: np.int64, ncclDataType_t.ncclUint64: np.uint64,
+    ncclDataType_t.ncclFloat16: np.float16, ncclDataType_t.ncclFloat32: np.float32,
+    ncclDataType_t.ncclFloat64: np.float64, ncclDataType_t.ncclBfloat16: np.uint16,
+}
+
+# ncclGetErrorString's texts (RCCL src/misc/argcheck / init.cc), without the
+# "run with NCCL_DEBUG" hints.
+_STRINGS = {
+    ncclResult_t.ncclSuccess: "no error",
+    ncclResult_t.ncclUnhandledCudaError: "unhandled cuda error",
+    ncclResult_t.ncclSystemError: "unhandled system error",
+    ncclResult_t.ncclInternalError: "internal error",
+    ncclResult_t.ncclInvalidArgument: "invalid argument",
+    ncclResult_t.ncclInvalidUsage: "invalid usage",
+    ncclResult_t.ncclRemoteError: "remote process exited or there was a network error",
+    ncclResult_t.ncclInProgress: "NCCL operation in progress",
+}
+
+
+def ncclGetErrorString(result: ncclResult_t | int) -> str:
+    """RCCL's text for a result code."""
+    try:
+        return _STRINGS[ncclResult_t(result)]
+    except (ValueError, KeyError):
+        return "unknown result code"
+
+
+class NcclError(GpusimError):
+    """A non-success ncclResult_t; ``.status`` is the member, the message says why.
+
+    >>> NcclError(ncclResult_t.ncclInvalidArgument, "count < 0").status.name
+    'ncclInvalidArgument'
+    """
+
+    def __init__(self, status: ncclResult_t, message: str):
+        self.status = ncclResult_t(status)
+        super().__init__(f"{self.status.name}: {message}")
+
+
+def dtype_of(datatype: ncclDataType_t | int, origin: str) -> tuple[ncclDataType_t, np.dtype]:
+    """(member, NumPy storage dtype) of a datatype argument; NcclError if invalid."""
+    try:
+        member = ncclDataType_t(datatype)
+    except ValueError:
+        raise NcclError(ncclResult_t.ncclInvalidArgument,
+                        f"{origin}: datatype {datatype!r} is not an ncclDataType_t (0-11)"
+                        ) from None
+    if member not in STORAGE:
+        raise NcclError(ncclResult_t.ncclInvalidArgument,
+                        f"{origin}: {member.name} is not emulated (RCCL's FP8 types need "
+                        "gfx942 FP8 arithmetic); use ncclFloat16, ncclBfloat16 or wider")
+    return member, np.dtype(STORAGE[member])
+
+
+def redop_of(op: ncclRedOp_t | int, origin: str) -> ncclRedOp_t:
+    """The ncclRedOp_t member of an op argument; NcclError if invalid."""
+    try:
+        member = ncclRedOp_t(op)
+    except ValueError:
+        member = None
+    if member is None or member == ncclRedOp_t.ncclNumOps:
+        raise NcclError(ncclResult_t.ncclInvalidArgument,
+                        f"{origin}: op {op!r} is not a built-in ncclRedOp_t "
+                        "(ncclSum, ncclProd, ncclMax, ncclMin, ncclAvg)")
+    return member

@@ -1,0 +1,106 @@
+"""Emulated rocRAND: the host API (generators filling device memory on a stream) and the
+device API (generator states inside ``@hip.jit`` kernels), bit-exact with rocRAND 3.2.0.
+
+    status.py          rocrand_status / rng_type / ordering enums (C values), RocrandError
+    philox.py          Philox4x32-10 blocks and streams (Random123 known answers)
+    xorwow.py          XORWOW: rocRAND's seeding, GF(2) jump matrices
+    mrg.py             MRG32k3a and MRG31k3p: seeding, modular jump matrices
+    pool.py            engine pools: how XORWOW/MRG/LFSR113 host output is laid out
+    engines.py         rng_type -> engine (stream or pool), default seeds, kernel names
+    sampling.py        which distribution and group widths a generate call uses
+    distributions.py   words -> uniform / normal / log-normal / Poisson (numba)
+    discrete.py        rocrand_create_discrete/poisson_distribution: alias and CDF tables
+    lfsr113.py, threefry.py, gf2.py   the other engines; GF(2) jump matrices
+    sobol_vectors.py   Joe-Kuo direction vectors; quasi.py: Sobol32/64 generators
+    generator.py       create/destroy/set_* and the queued generation; generate.py: the
+                       rocrand_generate* functions
+    device.py          the device API: rocrand_state_*, rocrand_init, rocrand, ...
+
+Data flow of a host call::
+
+    rocrand_generate_normal(gen, d_out, n, mean, sd)
+      -> checks (status codes as rocrand.cpp returns them)
+      -> queued on gen's stream as "rocrand_impl::host::generate_philox" (modeled time)
+      -> when it runs: engine.draw(groups, words per group) -> distribution -> d_out
+
+How each generator is held to the real thing is listed in tests/libs/data/README.md.
+"""
+
+from gpusim.libs.rocrand.device import (
+    rocrand,
+    rocrand_init,
+    rocrand_log_normal,
+    rocrand_normal,
+    rocrand_normal2,
+    rocrand_state_mrg32k3a,
+    rocrand_state_philox4x32_10,
+    rocrand_state_xorwow,
+    rocrand_uniform,
+    rocrand_uniform_double,
+    skipahead,
+    skipahead_subsequence,
+)
+from gpusim.libs.rocrand.discrete import (
+    rocrand_create_discrete_distribution,
+    rocrand_create_poisson_distribution,
+    rocrand_destroy_discrete_distribution,
+    rocrand_discrete_distribution,
+)
+from gpusim.libs.rocrand.generate import (
+    rocrand_generate,
+    rocrand_generate_char,
+    rocrand_generate_log_normal,
+    rocrand_generate_log_normal_double,
+    rocrand_generate_long_long,
+    rocrand_generate_normal,
+    rocrand_generate_normal_double,
+    rocrand_generate_poisson,
+    rocrand_generate_short,
+    rocrand_generate_uniform,
+    rocrand_generate_uniform_double,
+)
+from gpusim.libs.rocrand.generator import (
+    rocrand_create_generator,
+    rocrand_create_generator_host,
+    rocrand_destroy_generator,
+    rocrand_generator,
+    rocrand_get_version,
+    rocrand_initialize_generator,
+    rocrand_set_offset,
+    rocrand_set_ordering,
+    rocrand_set_quasi_random_generator_dimensions,
+    rocrand_set_seed,
+    rocrand_set_seed_uint4,
+    rocrand_set_stream,
+)
+from gpusim.libs.rocrand.status import (
+    RocrandError,
+    rocrand_direction_vector_set,
+    rocrand_ordering,
+    rocrand_rng_type,
+    rocrand_status,
+)
+
+# C enum members as module-level names, as rocrand.h declares them.
+globals().update({m.name: m for e in (rocrand_status, rocrand_rng_type, rocrand_ordering,
+                                      rocrand_direction_vector_set) for m in e})
+
+__all__ = [
+    "RocrandError", "rocrand_create_generator", "rocrand_create_generator_host",
+    "rocrand_destroy_generator", "rocrand_direction_vector_set", "rocrand_generate",
+    "rocrand_generate_char", "rocrand_generate_log_normal",
+    "rocrand_generate_log_normal_double", "rocrand_generate_long_long",
+    "rocrand_generate_normal", "rocrand_generate_normal_double", "rocrand_generate_poisson",
+    "rocrand_generate_short", "rocrand_generate_uniform", "rocrand_generate_uniform_double",
+    "rocrand_generator", "rocrand_get_version", "rocrand_initialize_generator",
+    "rocrand_ordering", "rocrand_rng_type", "rocrand_set_offset", "rocrand_set_ordering",
+    "rocrand_set_quasi_random_generator_dimensions", "rocrand_set_seed",
+    "rocrand_set_seed_uint4", "rocrand_set_stream", "rocrand_status",
+    "rocrand_create_discrete_distribution", "rocrand_create_poisson_distribution",
+    "rocrand_destroy_discrete_distribution", "rocrand_discrete_distribution",
+    # device API (inside kernels)
+    "rocrand", "rocrand_init", "rocrand_log_normal", "rocrand_normal", "rocrand_normal2",
+    "rocrand_state_mrg32k3a", "rocrand_state_philox4x32_10", "rocrand_state_xorwow",
+    "rocrand_uniform", "rocrand_uniform_double", "skipahead", "skipahead_subsequence",
+] + [m.name for e in (rocrand_status, rocrand_rng_type, rocrand_ordering,
+                      rocrand_direction_vector_set) for m in e]

@@ -1,0 +1,293 @@
+"""rocRAND's host API: generators that fill device memory on their stream.
+
+``rocrand_create_generator(rng_type)`` returns a generator; ``rocrand_generate_*`` check
+their arguments at the call (as rocrand.cpp does) and queue the generation kernel on the
+generator's stream, named as rocRAND's kernels are, with a modeled duration (a stream of
+writes: bytes / HBM bandwidth, plus launch). The engine is built at the first generation
+(or ``rocrand_initialize_generator``, which also queues rocRAND's init kernel) and rebuilt
+after a change of seed, offset, ordering or dimensions; each queued call holds the
+engine it was made with, so later settings never reach work already queued.
+
+>>> import numpy as np
+>>> from gpusim import hip
+>>> from gpusim.libs.rocrand.generate import rocrand_generate
+>>> g = rocrand_create_generator(404)
+>>> rocrand_set_seed(g, 0)
+>>> d = hip.device_array(4, np.uint32)
+>>> rocrand_generate(g, d, 4)
+>>> [f"{w:08x}" for w in d.copy_to_host()]
+['6627e8d5', 'e169c58d', 'bc57ac4c', '9b00dbd8']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gpusim.libs.common import device_view, host_view, launch, roofline_seconds
+from gpusim.libs.rocrand import distributions as dist
+from gpusim.libs.rocrand import sampling
+from gpusim.libs.rocrand.engines import KINDS
+from gpusim.libs.rocrand.quasi import QUASI, QuasiEngine
+from gpusim.libs.rocrand.status import (
+    RocrandError,
+    rocrand_ordering,
+    rocrand_rng_type,
+    rocrand_status,
+)
+from gpusim.runtime.system import get_system
+
+S = rocrand_status
+ROCRAND_VERSION = 300200  # rocRAND 3.2.0: major * 100000 + minor * 100 + patch
+PSEUDO_ORDERINGS = (100, 101, 102, 103, 104)
+NOT_RUNNABLE = {403: "MTGP32 needs its 200 parameter sets (rocrand_mtgp32_11213.h)",
+                407: "MT19937 needs rocRAND's precomputed 2^1000-step jump polynomials",
+                505: "scrambled Sobol64 needs rocRAND's scrambled 64-bit tables"}
+
+
+class rocrand_generator:  # noqa: N801 - C name
+    """A generator (``rocrand_generator`` handle). Fields are read-only for users."""
+
+    def __init__(self, rng_type: int, host: bool):
+        self.rng_type = rocrand_rng_type(rng_type)
+        self.host = host
+        self.quasi = int(rng_type) >= 500
+        self.kind = QUASI[int(rng_type)] if self.quasi else KINDS[int(rng_type)]
+        self.seed = self.kind.default_seed
+        self.offset = 0
+        self.ordering = rocrand_ordering(201 if self.quasi else 101)
+        self.dimensions = 1
+        self.stream: Any = None
+        self.engine: Any = None
+        self.poisson: dict[float, tuple] = {}
+        self.destroyed = False
+
+    def __repr__(self) -> str:
+        return f"<rocrand_generator {self.rng_type.name} seed={self.seed}>"
+
+
+def _gen(generator: Any, function: str) -> rocrand_generator:
+    if not isinstance(generator, rocrand_generator) or generator.destroyed:
+        raise RocrandError(S.ROCRAND_STATUS_NOT_CREATED, function,
+                           f"{generator!r} is not a live generator; create one with "
+                           "rocrand_create_generator(rng_type)")
+    return generator
+
+
+def _create(rng_type: Any, host: bool, function: str) -> rocrand_generator:
+    try:
+        value = int(rng_type)
+        rocrand_rng_type(value)
+    except (TypeError, ValueError):
+        raise RocrandError(S.ROCRAND_STATUS_TYPE_ERROR, function,
+                           f"rng_type={rng_type!r} is not a rocrand_rng_type; use e.g. "
+                           "ROCRAND_RNG_PSEUDO_PHILOX4_32_10") from None
+    if value in NOT_RUNNABLE:
+        raise NotImplementedError(f"{function}: {rocrand_rng_type(value).name} is not "
+                                  f"emulated: {NOT_RUNNABLE[value]}, which gpusim does not "
+                                  "ship; use PHILOX4_32_10, XORWOW or MRG32K3A")
+    if value not in KINDS and value not in QUASI:
+        raise NotImplementedError(f"{function}: {rocrand_rng_type(value).name} is not "
+                                  "emulated yet")
+    return rocrand_generator(value, host)
+
+
+def rocrand_create_generator(rng_type: Any) -> rocrand_generator:
+    """A device generator of ``rng_type`` (a ``rocrand_rng_type``)."""
+    return _create(rng_type, False, "rocrand_create_generator")
+
+
+def rocrand_create_generator_host(rng_type: Any) -> rocrand_generator:
+    """A host generator: same numbers, written into host (NumPy) arrays at the call."""
+    return _create(rng_type, True, "rocrand_create_generator_host")
+
+
+def rocrand_destroy_generator(generator: Any) -> None:
+    """Release a generator; using it afterwards is ROCRAND_STATUS_NOT_CREATED."""
+    _gen(generator, "rocrand_destroy_generator").destroyed = True
+
+
+def rocrand_set_stream(generator: Any, stream: Any) -> None:
+    """Queue this generator's kernels on ``stream`` (None/0: the null stream)."""
+    _gen(generator, "rocrand_set_stream").stream = stream
+
+
+def rocrand_set_seed(generator: Any, seed: int) -> None:
+    """Set the seed (a 64-bit number); quasi-random generators ignore it, as rocRAND does."""
+    g = _gen(generator, "rocrand_set_seed")
+    seed = int(seed) & 0xFFFFFFFFFFFFFFFF
+    if g.kind.rng_type in (402, 405) and seed == 0:
+        seed = g.kind.default_seed  # mrg.hpp: seed 0 means the default seed
+    g.seed, g.engine = seed, None
+
+
+def rocrand_set_seed_uint4(generator: Any, seed: Any) -> None:
+    """Four seed words; only LFSR113 takes them (each lifted to at least 2, 8, 16, 128 as
+    lfsr113.hpp does), other generators: ROCRAND_STATUS_TYPE_ERROR."""
+    g = _gen(generator, "rocrand_set_seed_uint4")
+    if g.kind.rng_type != 406:
+        raise RocrandError(S.ROCRAND_STATUS_TYPE_ERROR, "rocrand_set_seed_uint4",
+                           f"{g.rng_type.name} takes a 64-bit seed; use rocrand_set_seed "
+                           "(four-word seeds are for LFSR113)")
+    words = [int(w) & 0xFFFFFFFF for w in seed]
+    g.seed = tuple(w + m if w < m else w for w, m in zip(words, (2, 8, 16, 128), strict=True))
+    g.engine = None
+
+
+def rocrand_set_offset(generator: Any, offset: int) -> None:
+    """Start at number ``offset`` of the generator's sequence (absolute, not relative)."""
+    g = _gen(generator, "rocrand_set_offset")
+    g.offset, g.engine = int(offset) & 0xFFFFFFFFFFFFFFFF, None
+
+
+def rocrand_set_ordering(generator: Any, order: Any) -> None:
+    """Choose the layout of results (``rocrand_ordering``); quasi generators take only
+    QUASI_DEFAULT and pseudo generators only the PSEUDO_* orderings (OUT_OF_RANGE)."""
+    g = _gen(generator, "rocrand_set_ordering")
+    allowed = (201,) if g.quasi else PSEUDO_ORDERINGS
+    if g.kind.rng_type == 404 and not g.quasi:
+        allowed = (100, 101, 103, 104)  # philox4x32_10.hpp: no SEEDED ordering
+    if int(order) not in allowed:
+        raise RocrandError(S.ROCRAND_STATUS_OUT_OF_RANGE, "rocrand_set_ordering",
+                           f"order={int(order)} is not supported by {g.rng_type.name}; "
+                           f"use one of {[rocrand_ordering(o).name for o in allowed]}")
+    g.ordering, g.engine = rocrand_ordering(int(order)), None
+
+
+def rocrand_set_quasi_random_generator_dimensions(generator: Any, dimensions: int) -> None:
+    """Number of dimensions of a Sobol generator (1..20000); TYPE_ERROR for pseudo ones."""
+    g = _gen(generator, "rocrand_set_quasi_random_generator_dimensions")
+    if not g.quasi:
+        raise RocrandError(S.ROCRAND_STATUS_TYPE_ERROR,
+                           "rocrand_set_quasi_random_generator_dimensions",
+                           f"{g.rng_type.name} is a pseudo-random generator; dimensions "
+                           "apply to quasi-random (Sobol) generators")
+    if not 1 <= int(dimensions) <= g.kind.max_dimensions:
+        raise RocrandError(S.ROCRAND_STATUS_OUT_OF_RANGE,
+                           "rocrand_set_quasi_random_generator_dimensions",
+                           f"dimensions={dimensions}; use 1..{g.kind.max_dimensions}")
+    g.dimensions, g.engine = int(dimensions), None
+
+
+def rocrand_get_version() -> int:
+    """ROCRAND_VERSION of the emulated rocRAND (3.2.0 -> 300200)."""
+    return ROCRAND_VERSION
+
+
+def _arch(g: rocrand_generator) -> str:
+    return get_system().devices[get_system().current_ordinal].spec.gcn_arch_name
+
+
+def _engine(g: rocrand_generator) -> Any:
+    if g.engine is None:
+        if g.quasi:
+            g.engine = QuasiEngine(g.kind, g.dimensions, g.offset)
+        else:
+            g.engine = g.kind.make(g.seed, g.offset, int(g.ordering), _arch(g))
+    return g.engine
+
+
+def rocrand_initialize_generator(generator: Any) -> None:
+    """Build the engines now (otherwise the first generation does)."""
+    g = _gen(generator, "rocrand_initialize_generator")
+    _engine(g)
+    _queue(g, f"rocrand_impl::host::init_{g.kind.name}_engines", 0, lambda: None)
+
+
+def _config(g: rocrand_generator) -> tuple[int, int]:
+    """(threads, blocks) of the generation kernel as rocRAND launches it."""
+    if g.quasi:
+        return 256, 4096 if g.kind.bits == 32 else 2048
+    if g.kind.pool:
+        from gpusim.libs.rocrand import pool
+        n = pool.engines(g.kind.rng_type, int(g.ordering), _arch(g))
+        return 256, n // 256
+    return 256, 1024
+
+
+def _queue(g: rocrand_generator, name: str, nbytes: int, fn: Any) -> None:
+    """Run ``fn`` as rocRAND's kernel ``name`` on the generator's stream (host: now)."""
+    if g.host:
+        fn()
+        return
+    spec = get_system().devices[get_system().current_ordinal].spec
+    threads, blocks = _config(g)
+    # A generation kernel streams its output: ~40 integer ops per 4 bytes written
+    # (Philox: 10 rounds of 2 multiplies and xors per 4 words), bound by HBM writes.
+    seconds, parts = roofline_seconds(spec, flops=10 * nbytes, bytes_moved=nbytes,
+                                      peak_tflops=spec.fp32_tflops)
+    launch(g.stream, fn, name=name, grid=(blocks, 1, 1), block=(threads, 1, 1),
+           seconds=seconds, breakdown=parts, bytes_moved=nbytes)
+
+
+def _output(g: rocrand_generator, out: Any, n: int, dtype: Any, function: str) -> np.ndarray:
+    if int(n) < 0:
+        raise RocrandError(S.ROCRAND_STATUS_OUT_OF_RANGE, function, f"n={n} must be >= 0")
+    view = host_view if g.host else device_view
+    return view(out, dtype, int(n), function=function, arg="output_data", error=RocrandError)
+
+
+def _poisson_table(g: rocrand_generator, lam: float) -> tuple | None:
+    """The alias table (pseudo) or CDF (quasi) rocRAND builds for ``lam`` (None: huge)."""
+    if lam > dist.LAMBDA_HUGE:
+        return None
+    if lam not in g.poisson:
+        p, offset = dist.poisson_probabilities(lam)
+        p = dist.normalize(p)
+        if g.quasi:
+            g.poisson[lam] = (offset, np.cumsum(p))
+        else:
+            prob, alias = dist.alias_table(p)
+            g.poisson[lam] = (offset, alias, prob)
+    return g.poisson[lam]
+
+
+def _generate(generator: Any, out: Any, n: int, dtype: Any, what: str, function: str,
+              **params: Any) -> None:
+    g = _gen(generator, function)
+    dtype = np.dtype(dtype)
+    if dtype.itemsize == 8 and dtype.kind == "u" and not (
+            g.kind.rng_type in (409, 411) or (g.quasi and g.kind.bits == 64)):
+        raise RocrandError(S.ROCRAND_STATUS_TYPE_ERROR, function,
+                           f"{g.rng_type.name} makes 32-bit numbers; 64-bit outputs need "
+                           "THREEFRY2_64_20, THREEFRY4_64_20 or SOBOL64")
+    if g.quasi and int(n) % g.dimensions:
+        raise RocrandError(S.ROCRAND_STATUS_LENGTH_NOT_MULTIPLE, function,
+                           f"n={n} is not a multiple of the {g.dimensions} dimensions; "
+                           "ask for dimensions x points numbers")
+    view = _output(g, out, n, dtype, function)
+    n = int(n)
+    if what == "poisson":
+        params["table"] = _poisson_table(g, params["lam"])
+    engine = _engine(g)  # bound now: a later set_seed/set_offset must not reach queued work
+    if g.quasi:
+        run = lambda: _run_quasi(g, engine, view, n, what, params)  # noqa: E731
+    else:
+        if g.kind.mrg is not None:
+            params.update(norm=g.kind.mrg.norm_double, uint_norm=g.kind.mrg.uint_norm)
+        params["narrow_double"] = g.kind.rng_type == 408  # threefry.hpp: input width 2
+        width, per_group, fill = sampling.plan(g.kind.family, what, dtype, **params)
+        run = lambda: _run_pseudo(engine, view, n, width, per_group, fill)  # noqa: E731
+    _queue(g, f"rocrand_impl::host::generate_{g.kind.name}", n * dtype.itemsize, run)
+
+
+def _run_pseudo(engine: Any, view: np.ndarray, n: int, width: int, per_group: int,
+                fill: Any) -> None:
+    ngroups = -(-n // per_group)
+    words = engine.draw(ngroups, width)
+    if n:
+        fill(words, view)
+
+
+def _run_quasi(g: rocrand_generator, engine: Any, view: np.ndarray, n: int, what: str,
+               params: dict) -> None:
+    from gpusim.libs.rocrand.quasi import fill
+    pts = engine.points(n // g.dimensions)
+    if what == "poisson" and params["table"] is None:  # lambda > 4000: normal approximation
+        u = np.empty(n)
+        fill(g.kind, pts, "uniform", u)
+        dist.poisson_huge(u, view, params["lam"])
+        return
+    fill(g.kind, pts, what, view, mean=params.get("mean", 0.0),
+         stddev=params.get("stddev", 1.0), table=params.get("table"))

@@ -1,0 +1,84 @@
+"""What a launched kernel gets for each argument, checked in one place.
+
+    DeviceArray (alive)      its device memory (``device_view()``)
+    DeviceArray (freed)      HipError(hipErrorIllegalAddress): use after free, naming the
+                             parameter (on a GPU the kernel would fault on that memory)
+    host NumPy array         a temporary device array, copied in before the kernel and
+                             back after it (numba.cuda's convenience; two copies)
+    number                   passed by value
+    anything else            ``engine.arg_types``: HipError(hipErrorInvalidValue) naming
+                             the parameter and the fix
+
+>>> import numpy as np
+>>> from gpusim.runtime.darray import to_device
+>>> def k(a, n):
+...     pass
+>>> staged = stage(k, (to_device(np.ones(3)), 2), stream=0)
+>>> type(staged.values[0]).__name__, staged.values[1], staged.copies
+('ndarray', 2, [])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gpusim.engine import bad_argument
+from gpusim.errors import hipError_t
+from gpusim.runtime.darray import DeviceArray, to_device
+
+
+@dataclass
+class Staged:
+    """A launch's arguments as the engine takes them, and the host arrays to copy."""
+
+    values: tuple
+    copies: list[tuple[np.ndarray, DeviceArray]] = field(default_factory=list)
+
+    def copy_in(self, stream: Any) -> None:
+        """Queue the host-to-device copies (after the launch was found valid)."""
+        for host, tmp in self.copies:
+            tmp.copy_to_device(np.ascontiguousarray(host), stream=stream)
+
+    def copy_back(self, stream: Any) -> None:
+        """Queue the device-to-host copies of writable host arrays (after the kernel)."""
+        for host, tmp in self.copies:
+            if host.flags.writeable:
+                tmp.copy_to_host(host, stream=stream)
+
+
+def check_alive(kernel: Any, args: tuple, when: str) -> None:
+    """A freed DeviceArray argument is a use after free (a memory fault on a GPU)."""
+    for k, arg in enumerate(args):
+        if isinstance(arg, DeviceArray) and not arg._alloc.alive:
+            raise bad_argument(
+                kernel, k, f"is a DeviceArray in {arg._alloc.describe()}, which was freed "
+                f"by {arg._alloc.freed_by} before the kernel {when}",
+                "On a GPU the kernel would read or write memory it no longer owns (a "
+                "\"Memory access fault\", or silently corrupt data). Free buffers only after "
+                "the kernels that use them have finished (hipDeviceSynchronize).",
+                kind="use after free", code=hipError_t.hipErrorIllegalAddress)
+
+
+def stage(kernel: Any, args: tuple, stream: Any) -> Staged:
+    """The engine's view of each argument; host arrays get a device array (allocated,
+    not yet copied: ``Staged.copy_in``)."""
+    check_alive(kernel, args, "was launched")
+    values, copies = [], []
+    for arg in args:
+        if isinstance(arg, DeviceArray):
+            arg = arg.device_view()
+        elif isinstance(arg, np.ndarray):
+            tmp = to_device(arg, stream=stream, copy=False)
+            copies.append((arg, tmp))
+            arg = tmp.device_view()
+        values.append(arg)
+    return Staged(tuple(values), copies)
+
+
+def device_values(kernel: Any, args: tuple) -> tuple:
+    """The engine's view of example arguments (no copies): for compiling, not running."""
+    check_alive(kernel, args, "was compiled")
+    return tuple(a.device_view() if isinstance(a, DeviceArray) else a for a in args)
