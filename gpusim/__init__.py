@@ -30,5 +30,14 @@ from gpusim.runtime import streams as _streams  # noqa: F401 - lets profiles flu
 from gpusim.runtime.system import set_system
 
 __version__ = "0.1.0"
+
+
+def load_ipython_extension(ipython) -> None:
+    """``%load_ext gpusim``: the ``%%hip`` cell magic (HIP C++ in a notebook cell).
+    Imported only here, so ``import gpusim`` does not load libclang."""
+    from gpusim.hipcc.magic import load
+
+    load(ipython)
+
 __all__ = ["config", "list_devices", "occupancy", "occupancy_table", "profile", "set_system",
            "GpusimError", "HipError", "hipError_t"]

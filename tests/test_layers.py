@@ -21,7 +21,8 @@ LAYERS = [
     {"compile"},
     {"engine"},
     {"runtime"},
-    {"hip", "cuda", "__init__"},
+    # hipcc translates HIP C++ to kernels over `hip`; __init__ loads its %%hip magic lazily
+    {"hip", "cuda", "__init__", "hipcc"},
     {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse", "rocrand", "rccl", "rccl_tests"},
     {"viz"},
     {"hipify"},

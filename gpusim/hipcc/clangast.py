@@ -1,0 +1,160 @@
+"""Parse HIP C++ with libclang: the translation unit, clang's diagnostics, and the few
+facts about a node that libclang's Python bindings do not expose (operator spellings,
+literal values).
+
+The source is parsed as HIP (``-x hip``) for the host side only, against gpusim's own
+small headers (``include/``) instead of ROCm's or the system's: the parse is the same on
+every machine and needs no GPU toolchain.
+
+>>> tu = parse("int f(int a) { return a * 2; }")
+>>> fn = next(c for c in tu.cursor.get_children() if c.spelling == "f")
+>>> ret = list(list(fn.get_children())[1].get_children())[0]
+>>> binop = list(ret.get_children())[0]
+>>> operator(binop), value_of(list(binop.get_children())[1])
+('*', 2)
+"""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+
+from clang import cindex
+
+from gpusim.errors import KernelCompileError, hipError_t
+
+FILENAME = "hip_cell.hip"
+INCLUDE_DIR = Path(__file__).with_name("include")
+ARGS = ["-x", "hip", "-std=c++17", "-nogpuinc", "-nogpulib", "--cuda-host-only",
+        "-nostdinc", "-nostdinc++", "-isystem", str(INCLUDE_DIR), "-Wno-unused-value",
+        "-include", "hip/hip_runtime.h"]  # as hipcc does: HIP names need no #include
+
+
+_HEADERS = ("hip/hip_runtime.h", "cstdio", "cstdlib", "cmath", "vector", "cstddef", "stdio.h",
+            "stdlib.h", "math.h")
+
+
+class ClangError(KernelCompileError):
+    """clang rejected the source; the message is clang's own diagnostics."""
+
+
+def _enums_header() -> str:
+    """hipError_t with gpusim's (HIP's real) numeric values, so C code and the emulator
+    agree on every status code."""
+    members = ", ".join(f"{m.name} = {int(m)}" for m in hipError_t)
+    return f"#pragma once\nenum hipError_t {{ {members} }};\n"
+
+
+def parse(source: str) -> cindex.TranslationUnit:
+    """Parse ``source``; raise ``ClangError`` with clang's messages if it has errors."""
+    index = cindex.Index.create()
+    unsaved = [(FILENAME, source), (str(INCLUDE_DIR / "__gpusim_enums.h"), _enums_header())]
+    tu = index.parse(FILENAME, args=ARGS, unsaved_files=unsaved,
+                     options=cindex.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
+    errors = [d for d in tu.diagnostics if d.severity >= cindex.Diagnostic.Error]
+    if errors:
+        text = "\n".join(_format(d, source) for d in tu.diagnostics
+                         if d.severity >= cindex.Diagnostic.Warning)
+        if "file not found" in text:
+            text += ("\n(gpusim.hipcc has its own small headers: " + ", ".join(
+                f"<{h}>" for h in _HEADERS) + "; for output use printf)")
+        err = ClangError(text)
+        first = errors[0].location
+        err.lineno, err.col = first.line, first.column
+        raise err
+    return tu
+
+
+def _format(diag: cindex.Diagnostic, source: str) -> str:
+    """A diagnostic as clang prints it: ``file:line:col: error: message``, the line, a caret."""
+    text = diag.format(cindex.Diagnostic.DisplaySourceLocation
+                       | cindex.Diagnostic.DisplayColumn | cindex.Diagnostic.DisplayOption)
+    loc = diag.location
+    if loc.file is not None and loc.file.name == FILENAME:
+        lines = source.splitlines()
+        if 0 < loc.line <= len(lines):
+            line = lines[loc.line - 1]
+            text += "\n" + line + "\n" + " " * (loc.column - 1) + "^"
+    return text
+
+
+def in_cell(cursor: cindex.Cursor) -> bool:
+    """Whether ``cursor`` was written in the user's source (not in an included header)."""
+    f = cursor.location.file
+    return f is not None and f.name == FILENAME
+
+
+def _spelling(cxstring: cindex._CXString) -> str:
+    return cindex._CXString.from_result(cxstring)
+
+
+_lib = cindex.conf.lib
+for _name, _res in (("clang_getCursorBinaryOperatorKind", ctypes.c_int),
+                    ("clang_getCursorUnaryOperatorKind", ctypes.c_int),
+                    ("clang_getBinaryOperatorKindSpelling", cindex._CXString),
+                    ("clang_getUnaryOperatorKindSpelling", cindex._CXString),
+                    ("clang_Cursor_Evaluate", ctypes.c_void_p),
+                    ("clang_EvalResult_getKind", ctypes.c_int),
+                    ("clang_EvalResult_getAsLongLong", ctypes.c_longlong),
+                    ("clang_EvalResult_isUnsignedInt", ctypes.c_uint),
+                    ("clang_EvalResult_getAsUnsigned", ctypes.c_ulonglong),
+                    ("clang_EvalResult_getAsDouble", ctypes.c_double),
+                    ("clang_EvalResult_dispose", None)):
+    getattr(_lib, _name).restype = _res
+_lib.clang_getCursorBinaryOperatorKind.argtypes = [cindex.Cursor]
+_lib.clang_getCursorUnaryOperatorKind.argtypes = [cindex.Cursor]
+_lib.clang_getBinaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+_lib.clang_getUnaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+_lib.clang_Cursor_Evaluate.argtypes = [cindex.Cursor]
+for _name in ("clang_EvalResult_getKind", "clang_EvalResult_getAsLongLong",
+              "clang_EvalResult_isUnsignedInt", "clang_EvalResult_getAsUnsigned",
+              "clang_EvalResult_getAsDouble", "clang_EvalResult_dispose"):
+    getattr(_lib, _name).argtypes = [ctypes.c_void_p]
+
+# CXUnaryOperatorKind: the increments differ only by their numbers, not their spelling.
+_UNARY_KINDS = {1: "post++", 2: "post--", 3: "++", 4: "--"}
+
+
+def operator(cursor: cindex.Cursor) -> str:
+    """The operator of a binary/compound-assignment/unary operator node: ``"+"``, ``"+="``,
+    ``"&&"``; unary ``"-"``, ``"!"``, ``"&"`` (address of), ``"*"`` (dereference), ``"++"``
+    (prefix) or ``"post++"`` (postfix)."""
+    if cursor.kind == cindex.CursorKind.UNARY_OPERATOR:
+        kind = _lib.clang_getCursorUnaryOperatorKind(cursor)
+        return _UNARY_KINDS.get(kind) or _spelling(_lib.clang_getUnaryOperatorKindSpelling(kind))
+    kind = _lib.clang_getCursorBinaryOperatorKind(cursor)
+    return _spelling(_lib.clang_getBinaryOperatorKindSpelling(kind))
+
+
+def value_of(cursor: cindex.Cursor) -> int | float | None:
+    """The value clang computes for a constant expression (a literal, ``sizeof(float)``,
+    a ``#define`` constant), or None if it is not a constant."""
+    result = _lib.clang_Cursor_Evaluate(cursor)
+    if not result:
+        return None
+    try:
+        kind = _lib.clang_EvalResult_getKind(result)
+        if kind == 1:  # CXEval_Int
+            if _lib.clang_EvalResult_isUnsignedInt(result):
+                return int(_lib.clang_EvalResult_getAsUnsigned(result))
+            return int(_lib.clang_EvalResult_getAsLongLong(result))
+        if kind == 2:  # CXEval_Float
+            return float(_lib.clang_EvalResult_getAsDouble(result))
+        return None
+    finally:
+        _lib.clang_EvalResult_dispose(result)
+
+
+def children(cursor: cindex.Cursor) -> list[cindex.Cursor]:
+    """The child nodes, as a list."""
+    return list(cursor.get_children())
+
+
+def strip(cursor: cindex.Cursor) -> cindex.Cursor:
+    """Look through implicit conversions and parentheses (UNEXPOSED_EXPR, PAREN_EXPR)."""
+    while cursor.kind in (cindex.CursorKind.UNEXPOSED_EXPR, cindex.CursorKind.PAREN_EXPR):
+        kids = children(cursor)
+        if len(kids) != 1:
+            break
+        cursor = kids[0]
+    return cursor

@@ -1,0 +1,210 @@
+"""C++ expressions -> Python expressions, the part device and host code share.
+
+A ``Translator`` walks clang's typed AST of one function. Subclasses (``device``,
+``host``) decide what names, pointers, calls and declarations become; this file owns
+operators, literals, conversions and casts, written so the Python keeps C's meaning:
+``float`` arithmetic stays float32 (``np.float32(...)``), signed integer ``/`` and ``%``
+truncate toward zero as in C, ``&&`` is ``and``.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+import numpy as np
+from clang.cindex import Cursor, CursorKind
+
+from gpusim.hipcc import ctypes_map as ct
+from gpusim.hipcc.clangast import children, operator, strip, value_of
+from gpusim.hipcc.emit import Emitter, unsupported
+
+K = CursorKind
+# Python precedence, low to high: what needs parentheses around a sub-expression.
+_PREC = {"if": 1, "or": 2, "and": 3, "not": 4, "cmp": 5, "|": 6, "^": 7, "&": 8, "<<": 9,
+         ">>": 9, "+": 10, "-": 10, "*": 11, "/": 11, "//": 11, "%": 11, "unary": 12,
+         "atom": 14}
+_CMP = {"<", ">", "<=", ">=", "==", "!="}
+_RENAMED = {"range", "len", "min", "max", "abs", "print", "int", "float", "bool", "hip", "np",
+            "math", "str", "list", "sum", "round", "pow", "type", "id", "input", "exit"}
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def py_name(name: str) -> str:
+    """A C identifier as a Python name (Python keywords and builtins get a ``_``)."""
+    return name + "_" if keyword.iskeyword(name) or name in _RENAMED else name
+
+
+def float_literal(value: float, dtype: str) -> str:
+    """A C float literal as Python: ``0.1f`` -> ``np.float32(0.1)`` (float32's shortest
+    spelling), ``0.1`` -> ``0.1``."""
+    if dtype == "float32":
+        return f"np.float32({np.float32(value)!s})"
+    return repr(float(value))
+
+
+class Translator:
+    """Shared expression rules; ``out`` collects the lines, ``constants`` are the
+    ``#define`` names the module defines."""
+
+    def __init__(self, out: Emitter, constants: dict[str, str]):
+        self.out = out
+        self.constants = constants
+
+    def fail(self, cursor: Cursor, what: str, instead: str = ""):
+        raise unsupported(cursor, what, instead, self.out.cpp_lines)
+
+    # ---- entry points
+    def expr(self, c: Cursor) -> str:
+        return self._expr(c)[0]
+
+    def _expr(self, c: Cursor) -> tuple[str, int]:
+        handler = getattr(self, "x_" + c.kind.name.lower(), None)
+        if handler is None:
+            self.fail(c, f"this expression ({c.kind.name.lower().replace('_', ' ')})",
+                      "plain arithmetic, comparisons, array indexing and function calls")
+        result = handler(c)
+        return result if isinstance(result, tuple) else (result, _PREC["atom"])
+
+    def wrap(self, c: Cursor, prec: int, right: bool = False) -> str:
+        text, p = self._expr(c)
+        return f"({text})" if p < prec or (right and p == prec) else text
+
+    # ---- literals and names
+    def _macro_name(self, c: Cursor) -> str | None:
+        """A ``#define`` constant written at this literal's place, to keep its name."""
+        loc = c.location
+        if loc.file is None or not 0 < loc.line <= len(self.out.cpp_lines):
+            return None
+        m = _IDENT.match(self.out.cpp_lines[loc.line - 1], loc.column - 1)
+        return py_name(m.group()) if m and m.group() in self.constants else None
+
+    def x_integer_literal(self, c: Cursor) -> str:
+        return self._macro_name(c) or str(value_of(c))
+
+    def x_floating_literal(self, c: Cursor) -> str:
+        return self._macro_name(c) or float_literal(value_of(c), ct.dtype_name(c.type))
+
+    def x_cxx_bool_literal_expr(self, c: Cursor) -> str:
+        return "True" if value_of(c) else "False"
+
+    def x_character_literal(self, c: Cursor) -> str:
+        return str(value_of(c))
+
+    def x_unary_expr(self, c: Cursor) -> str:  # sizeof / alignof
+        v = value_of(c)
+        if v is None:
+            self.fail(c, "this sizeof/alignof", "sizeof(type) of a scalar type")
+        return str(v)
+
+    x_cxx_unary_expr = x_unary_expr
+
+    def x_paren_expr(self, c: Cursor) -> tuple[str, int]:
+        return self._expr(children(c)[0])
+
+    # ---- conversions
+    def x_unexposed_expr(self, c: Cursor) -> tuple[str, int]:
+        kids = children(c)
+        if len(kids) != 1:
+            self.fail(c, "this expression", "simpler C: scalars, pointers and arrays")
+        return self.convert(kids[0], c.type)
+
+    def convert(self, c: Cursor, to) -> tuple[str, int]:
+        """``c`` converted to type ``to`` with C's rules, written only where Python's
+        arithmetic would otherwise differ (int -> float32, float -> int, double -> float)."""
+        src, dst = ct.dtype_name(c.type), ct.dtype_name(to)
+        if src is None or dst is None or src == dst:
+            return self._expr(c)
+        inner = strip(c)
+        if dst == "bool_":  # C's && || ! ?: test against zero and give 0/1, not the operand
+            return f"{self.wrap(c, _PREC['cmp'] + 1)} != 0", _PREC["cmp"]
+        if dst.startswith("float") and not src.startswith("float"):
+            v = value_of(inner) if inner.kind in (K.INTEGER_LITERAL,) else None
+            if v is not None and not self._macro_name(inner):
+                return float_literal(v, dst), _PREC["atom"]
+            return (f"np.float32({self.expr(c)})", _PREC["atom"]) if dst == "float32" else \
+                self._expr(c)
+        if dst == "float32" and src == "float64":
+            if inner.kind == K.FLOATING_LITERAL and not self._macro_name(inner):
+                return float_literal(value_of(inner), dst), _PREC["atom"]
+            return f"np.float32({self.expr(c)})", _PREC["atom"]
+        if src.startswith("float") and not dst.startswith("float"):
+            return f"np.{dst}({self.expr(c)})", _PREC["atom"]
+        return self._expr(c)
+
+    def cast(self, c: Cursor) -> tuple[str, int]:
+        kids = [k for k in children(c) if k.kind != K.TYPE_REF]
+        if ct.dtype_name(c.type) is None:
+            return self.pointer_cast(c, kids[-1])
+        dst = ct.dtype_name(c.type)
+        if ct.dtype_name(kids[-1].type) == dst:
+            return self._expr(kids[-1])
+        if dst == "bool_":
+            return f"({self.expr(kids[-1])}) != 0", _PREC["cmp"]
+        return f"np.{dst}({self.expr(kids[-1])})", _PREC["atom"]
+
+    x_cstyle_cast_expr = x_cxx_functional_cast_expr = x_cxx_static_cast_expr = cast
+
+    def pointer_cast(self, c: Cursor, inner: Cursor) -> tuple[str, int]:
+        return self._expr(inner)
+
+    # ---- operators
+    def x_binary_operator(self, c: Cursor) -> tuple[str, int]:
+        op = operator(c)
+        lhs, rhs = children(c)
+        if op in ("=", ",") or op.endswith("=") and op not in _CMP:
+            self.fail(c, f"`{op}` inside an expression",
+                      "a separate statement for each assignment")
+        if ct.is_pointer(lhs.type) or ct.is_pointer(rhs.type):
+            return self.pointer_binary(c, op, lhs, rhs)
+        if op in ("&&", "||"):
+            word = "and" if op == "&&" else "or"
+            p = _PREC[word]
+            return f"{self.wrap(lhs, p)} {word} {self.wrap(rhs, p + 1)}", p
+        if op in _CMP:
+            p = _PREC["cmp"]
+            return f"{self.wrap(lhs, p + 1)} {op} {self.wrap(rhs, p + 1)}", p
+        if op in ("/", "%") and ct.is_int(c.type):
+            return self.int_divide(op, lhs, rhs, c.type)
+        p = _PREC[op]
+        return f"{self.wrap(lhs, p)} {op} {self.wrap(rhs, p, right=True)}", p
+
+    def int_divide(self, op: str, lhs: Cursor, rhs: Cursor, t) -> tuple[str, int]:
+        """C's integer division truncates toward zero; Python's ``//`` floors. They agree
+        when both sides are unsigned, so only signed division pays for the exact form
+        (exact for |values| < 2**53, all a kernel indexes with)."""
+        a, b = self.wrap(lhs, _PREC["-"]), self.wrap(rhs, _PREC["//"], right=True)
+        if ct.is_unsigned(t):
+            left = self.wrap(lhs, _PREC["//"])
+            return f"{left} {'//' if op == '/' else '%'} {b}", _PREC["//"]
+        if op == "/":
+            q = f"{self.wrap(lhs, _PREC['/'])} / {self.wrap(rhs, _PREC['/'], right=True)}"
+            return f"int({q})", _PREC["atom"]
+        q = f"int({self.wrap(lhs, _PREC['/'])} / {b})"
+        return f"{a} - {q} * {b}", _PREC["-"]
+
+    def x_unary_operator(self, c: Cursor) -> tuple[str, int]:
+        op = operator(c)
+        (arg,) = children(c)
+        if op in ("++", "--", "post++", "post--"):
+            self.fail(c, f"`{op.removeprefix('post')}` inside an expression",
+                      "a separate statement: i += 1")
+        if op == "*":
+            return self.deref(c, arg), _PREC["atom"]
+        if op == "&":
+            self.fail(c, "taking an address here", "pass the array and an index")
+        if op == "!":
+            return f"not {self.wrap(arg, _PREC['not'])}", _PREC["not"]
+        return f"{op}{self.wrap(arg, _PREC['unary'])}", _PREC["unary"]
+
+    def x_conditional_operator(self, c: Cursor) -> tuple[str, int]:
+        cond, a, b = children(c)
+        p = _PREC["if"]
+        return f"{self.wrap(a, p + 1)} if {self.wrap(cond, p + 1)} else {self.wrap(b, p)}", p
+
+    # ---- hooks the device and host translators fill in
+    def pointer_binary(self, c: Cursor, op: str, lhs: Cursor, rhs: Cursor):
+        self.fail(c, "pointer arithmetic here", "index the array: a[i + k]")
+
+    def deref(self, c: Cursor, arg: Cursor) -> str:
+        self.fail(c, "dereferencing here", "index the array: a[i]")

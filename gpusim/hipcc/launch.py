@@ -1,0 +1,111 @@
+"""A kernel translated from HIP C++: launched like any ``@hip.jit`` kernel, with C's
+argument conventions on top.
+
+A ``float*`` parameter takes a device pointer from ``hipMalloc`` (as C code passes it),
+a DeviceArray or a NumPy array of float32; a pointer becomes the array from where it
+points to the end of its allocation. Scalars are converted to the C parameter's type
+(``float`` -> float32), as the C call would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gpusim.errors import GpusimError, HipError, hipError_t
+from gpusim.hip import DeviceArray, DevicePointer, Kernel
+from gpusim.hipcc.lines import to_cpp
+from gpusim.runtime.pointers import resolve_device
+
+
+class CppKernel(Kernel):
+    """A ``__global__`` function; ``params`` are (name, "array"|"scalar", dtype)."""
+
+    def __init__(self, kernel: Kernel, cpp_name: str, params: list[tuple[str, str, str]]):
+        super().__init__(kernel.py_func, launch_bounds=kernel.launch_bounds, check=kernel.check)
+        self.cpp_name = cpp_name
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"<gpusim HIP C++ kernel {self.cpp_name}>"
+
+    def c_args(self, args: tuple) -> tuple:
+        """The arguments as the translated kernel takes them."""
+        if len(args) != len(self.params):
+            raise HipError(hipError_t.hipErrorInvalidValue,
+                           f"kernel '{self.cpp_name}' takes {len(self.params)} arguments "
+                           f"({', '.join(p[0] for p in self.params)}), got {len(args)}")
+        out = []
+        for param, arg in zip(self.params, args, strict=True):
+            if param[1] == "struct":
+                out += _fields(self.cpp_name, param, arg)
+            else:
+                out.append(_convert(self.cpp_name, param, arg))
+        return tuple(out)
+
+    def launch(self, grid: Any, block: Any, args: tuple, *, stream: Any = 0,
+               shared_bytes: int = 0) -> None:
+        try:
+            super().launch(grid, block, self.c_args(args), stream=stream or 0,
+                           shared_bytes=shared_bytes)
+        except GpusimError as e:
+            raise to_cpp(e) from None
+
+    def specialize(self, *args: Any):
+        return super().specialize(*self.c_args(args))
+
+    def resources(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        return super().resources(*(self.c_args(args) if args else ()), **kwargs)
+
+    def isa(self, *args: Any, **kwargs: Any) -> str:
+        return super().isa(*(self.c_args(args) if args else ()), **kwargs)
+
+
+def _fields(kernel: str, param: tuple, arg: Any) -> list:
+    """A struct argument, field by field: an object with the fields as attributes (what
+    translated C host code passes), a dict, or a sequence in declaration order."""
+    name, _, fields = param
+    values = []
+    for k, (field, dtype) in enumerate(fields):
+        if isinstance(arg, dict):
+            value = arg.get(field)
+        elif isinstance(arg, (tuple, list)):
+            value = arg[k] if k < len(arg) else None
+        else:
+            value = getattr(arg, field, None)
+        if value is None:
+            raise HipError(hipError_t.hipErrorInvalidValue,
+                           f"kernel '{kernel}': struct parameter '{name}' needs field "
+                           f"'{field}'; pass an object or dict with fields "
+                           f"{[f for f, _ in fields]}, or a tuple in that order")
+        values.append(np.dtype(dtype).type(value))
+    return values
+
+
+def _convert(kernel: str, param: tuple[str, str, str], arg: Any) -> Any:
+    name, kind, dtype = param
+    dtype = np.dtype(dtype)
+    if kind == "scalar":
+        if isinstance(arg, (DeviceArray, np.ndarray, DevicePointer)):
+            raise HipError(hipError_t.hipErrorInvalidValue,
+                           f"kernel '{kernel}': parameter '{name}' is a {dtype} scalar, got "
+                           f"{type(arg).__name__}")
+        return dtype.type(arg)
+    if isinstance(arg, (DevicePointer, int, np.integer)) and not isinstance(arg, bool):
+        alloc, offset = resolve_device(arg, origin=f"kernel '{kernel}' argument '{name}'")
+        count = (alloc.nbytes - offset) // dtype.itemsize
+        return DeviceArray.from_pointer(arg, (count,), dtype)
+    if isinstance(arg, (DeviceArray, np.ndarray)):
+        if arg.dtype == np.uint8 and dtype != np.uint8 and arg.ndim == 1 \
+                and isinstance(arg, np.ndarray):
+            return arg.view(dtype)  # hipHostMalloc'd bytes, typed as the kernel reads them
+        if arg.dtype != dtype:
+            raise HipError(hipError_t.hipErrorInvalidValue,
+                           f"kernel '{kernel}': parameter '{name}' points to {dtype}, got an "
+                           f"array of {arg.dtype}; convert it with .astype(np.{dtype})")
+        return arg
+    raise HipError(hipError_t.hipErrorInvalidValue,
+                   f"kernel '{kernel}': parameter '{name}' is a pointer; pass a device "
+                   f"pointer from hipMalloc, a DeviceArray or a NumPy array, not "
+                   f"{type(arg).__name__}")

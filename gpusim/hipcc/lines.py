@@ -1,0 +1,45 @@
+"""Errors from translated kernels, told in the user's C++ lines.
+
+The engine and the front end name the generated file's line ("line 15, column 5 of
+.../hip_<hash>.py"); each generated module registers its line map here, and ``to_cpp``
+rewrites such places to "HIP C++ line 4 (generated Python line 15, column 5)".
+
+>>> register("/tmp/hip_x.py", {15: 4})
+>>> to_cpp_text("bad write at line 15, column 5 of /tmp/hip_x.py: index 100")
+'bad write at HIP C++ line 4 (generated Python line 15, column 5): index 100'
+"""
+
+from __future__ import annotations
+
+import re
+
+_MAPS: dict[str, dict[int, int]] = {}
+_PLACE = re.compile(r"line (\d+), column (\d+) (?:of |\()(\S+?\.py)\)?|line (\d+) of (\S+?\.py)")
+
+
+def register(path: str, lines: dict[int, int]) -> None:
+    """Remember which C++ line each line of the generated file ``path`` came from."""
+    _MAPS[str(path)] = lines
+
+
+def to_cpp_text(text: str) -> str:
+    def place(m: re.Match) -> str:
+        line, col, path = (m.group(1), m.group(2), m.group(3)) if m.group(1) else \
+            (m.group(4), None, m.group(5))
+        cpp = _MAPS.get(path, {}).get(int(line))
+        if not cpp:
+            return m.group(0)
+        where = f"generated Python line {line}" + (f", column {col}" if col else "")
+        return f"HIP C++ line {cpp} ({where})"
+    return _PLACE.sub(place, text)
+
+
+def to_cpp(err: BaseException) -> BaseException:
+    """The same error (type, code) with its places given as C++ lines."""
+    if err.args and isinstance(err.args[0], str):
+        text = to_cpp_text(err.args[0])
+        if text != err.args[0]:
+            err.args = (text, *err.args[1:])
+            if hasattr(err, "detail"):
+                err.detail = to_cpp_text(err.detail)
+    return err
