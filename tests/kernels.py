@@ -515,6 +515,11 @@ def prints(x):
         print("value", x[1], 7)
 
 
+def prints_per_block(x):
+    if hip.threadIdx.x == 0:
+        print("block", hip.blockIdx.x, "of the grid reads", x[hip.blockIdx.x])
+
+
 # -- more control flow --------------------------------------------------------------------
 def converge(x, out):
     """Repeat until no thread changes (`while syncthreads_or(...)`): a uniform barrier loop."""

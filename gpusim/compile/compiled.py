@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,7 @@ class CompiledKernel:
     n_barriers: int
     n_collectives: int
     uses_global_atomics: bool
+    prints: bool = False  # calls print(): its blocks run on one host thread (see launcher)
     reference: bool = False
     module_path: str = ""
     filename: str = ""
@@ -64,7 +66,7 @@ class CompiledKernel:
             n_regions=sum(isinstance(n, Region) for n in nodes),
             n_barriers=sum(isinstance(n, Barrier) for n in nodes),
             n_collectives=sum(isinstance(n, Collective) for n in nodes),
-            uses_global_atomics=atomics, reference=reference,
+            uses_global_atomics=atomics, prints=_prints(nodes), reference=reference,
             module_path=getattr(kir, "module_path", ""), filename=kir.src.filename,
             firstlineno=kir.src.firstlineno, source_lines=list(kir.src.lines), ir=kir,
             mode=kir.mode)
@@ -80,3 +82,10 @@ class CompiledKernel:
         """What a profiler or occupancy model needs from the kernel itself."""
         return {"static_lds_bytes": self.static_lds_bytes, "regions": self.n_regions,
                 "barriers": self.n_barriers, "collectives": self.n_collectives}
+
+
+def _prints(nodes: list) -> bool:
+    """Whether any region calls print() (device printf)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print"
+               for region in nodes if isinstance(region, Region)
+               for stmt in region.stmts for n in ast.walk(stmt))

@@ -101,8 +101,10 @@ class Launch:
         if self.mode == "check":  # shadow memory; blocks in order on one worker
             state = CheckState(ck, self.args, grid=grid3, block=block3,
                                dynamic_lds_bytes=dyn, wave_size=self.device.wave_size)
+        # Device printf: numba writes a print() item by item, so blocks printing on two
+        # host threads would interleave within a line; on a GPU each call's line is whole.
         workers, chunk = plan_workers(nblocks, config.parallel and not ck.reference
-                                      and state is None)
+                                      and state is None and not ck.prints)
         lp = np.array([*grid3, *block3, nthreads, dyn], dtype=np.int64)
         ctl = np.zeros(8, dtype=np.int64)  # [0]: stop flag; [1:7]: the first bounds fault
         call_args = self.args + tuple(ck.const_arrays) + (lp, ctl) + (

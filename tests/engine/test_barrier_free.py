@@ -7,6 +7,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import gpusim
+from gpusim.engine import launcher, specialize, workers
+
 
 def test_vector_add(run, rng):
     a, b = rng.random(1000), rng.random(1000)
@@ -78,6 +81,27 @@ def test_bit_intrinsics_use_the_operand_width(run):
 def test_print_in_a_kernel(run, capsys):
     run(K.prints, 1, 64, np.arange(64.0))
     assert capsys.readouterr().out == "value 1.0 7\n"
+
+
+def test_each_print_is_a_whole_line_when_many_blocks_print(run, capfd, monkeypatch):
+    # numba writes print() item by item; blocks on two host threads would interleave
+    # mid-line, where a GPU's printf keeps each call's line whole. So a printing kernel's
+    # blocks run on one host thread.
+    asked = []
+
+    def spy(nblocks, parallel):
+        asked.append(parallel)
+        return workers.plan_workers(nblocks, parallel)
+
+    monkeypatch.setattr(launcher, "plan_workers", spy)
+    x = np.arange(64.0)
+    run(K.prints_per_block, 64, 64, x, reference=False)
+    run(K.vadd, 64, 64, x, x, np.zeros(64), reference=False)
+    assert asked == [False, gpusim.config.parallel]
+    lines = sorted(capfd.readouterr().out.splitlines())
+    assert lines == sorted(f"block {b} of the grid reads {x[b]}" for b in range(64))
+    assert specialize(K.prints_per_block, (x,), 64).prints
+    assert not specialize(K.vadd, (x, x, x), 64).prints
 
 
 def test_constant_array_and_global_constants(run):
