@@ -1,11 +1,11 @@
 """Helpers for the RCCL tests: device buffers filled from NumPy, and running one
 collective on every rank in a group."""
 
+import ml_dtypes
 import numpy as np
 
 from gpusim import hip, rccl
-from gpusim.libs.rccl.enums import STORAGE
-from gpusim.libs.rccl.reduce import bf16_to_f32, f32_to_bf16
+from gpusim.libs.rccl.enums import storage_of
 
 DTYPES = [rccl.ncclInt8, rccl.ncclUint8, rccl.ncclInt32, rccl.ncclUint32, rccl.ncclInt64,
           rccl.ncclUint64, rccl.ncclFloat16, rccl.ncclFloat32, rccl.ncclFloat64,
@@ -13,22 +13,18 @@ DTYPES = [rccl.ncclInt8, rccl.ncclUint8, rccl.ncclInt32, rccl.ncclUint32, rccl.n
 OPS = [rccl.ncclSum, rccl.ncclProd, rccl.ncclMax, rccl.ncclMin, rccl.ncclAvg]
 
 
-
-
 def values(datatype, count, seed):
     """Inputs that keep products and sums in range: small integers, or floats near 1."""
     rng = np.random.default_rng(seed)
-    if datatype == rccl.ncclBfloat16:
-        return f32_to_bf16(rng.uniform(0.5, 1.5, count).astype(np.float32))
-    dt = np.dtype(STORAGE[datatype])
-    if dt.kind == "f":
-        return rng.uniform(0.5, 1.5, count).astype(dt)
+    dt = storage_of(datatype)  # on the default MI300X (gfx942)
+    if dt.kind == "f" or datatype == rccl.ncclBfloat16:
+        return rng.uniform(0.5, 1.5, count).astype(np.float32).astype(dt)
     lo = -3 if dt.kind == "i" else 0
     return rng.integers(lo, 4, count).astype(dt)
 
 
 def as_float(datatype, a):
-    return bf16_to_f32(a).astype(np.float64) if datatype == rccl.ncclBfloat16 else a
+    return a.astype(np.float64) if a.dtype == ml_dtypes.bfloat16 else a
 
 
 def device_buffers(host_arrays):

@@ -16,11 +16,11 @@ With ``job.inputs`` None nothing is computed: only the transfers are returned (t
 model plans with them). A transfer is (step, src rank, dst rank, bytes).
 
 >>> import numpy as np
->>> from gpusim.libs.rccl.enums import ncclDataType_t, ncclRedOp_t
+>>> from gpusim.libs.rccl.enums import ncclRedOp_t
 >>> from gpusim.libs.rccl.reduce import Reducer
 >>> xs = [np.full(4, v, np.float32) for v in (1e8, 1.0, -1e8)]
 >>> outs = [np.zeros(4, np.float32) for _ in xs]
->>> job = Job("AllReduce", 3, 4, 4, Reducer(ncclRedOp_t.ncclSum, ncclDataType_t.ncclFloat32, 3),
+>>> job = Job("AllReduce", 3, 4, 4, Reducer(ncclRedOp_t.ncclSum, np.dtype(np.float32), 3),
 ...           rings=[[0, 1, 2]], nchannels=1, chunk_elems=1024, inputs=xs, outputs=outs)
 >>> _ = ring_allreduce(job); outs[0]      # order 1 + (-1e8) + 1e8: the 1 is lost
 array([0., 0., 0., 0.], dtype=float32)

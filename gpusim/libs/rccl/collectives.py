@@ -79,7 +79,8 @@ def _call(collective: str, sendbuff: Any, recvbuff: Any, count: int, datatype: A
     if not isinstance(count, (int, np.integer)) or isinstance(count, bool) or count < 0:
         raise NcclError(ncclResult_t.ncclInvalidArgument,
                         f"{origin}: count must be a non-negative integer, got {count!r}")
-    member, dtype = dtype_of(datatype, origin)
+    member, dtype = dtype_of(datatype, origin,
+                             get_system().devices[comm.device].spec.gfx_target)
     redop = redop_of(op, origin) if op is not None else None
     n = comm.clique.nranks
     if root is not None and (not isinstance(root, int) or not 0 <= root < n):

@@ -3,7 +3,14 @@
 Values from RCCL's ``src/nccl.h.in`` (https://github.com/ROCm/rccl/blob/develop/src/nccl.h.in):
 ncclResult_t success 0 ... inProgress 7; ncclRedOp_t sum 0, prod 1, max 2, min 3, avg 4;
 ncclDataType_t int8 0, uint8 1, int32 2, uint32 3, int64 4, uint64 5, float16 6,
-float32 7, float64 8, bfloat16 9, float8e4m3 10, float8e5m2 11 (RCCL's FP8 types).
+float32 7, float64 8, bfloat16 9, float8e4m3 10, float8e5m2 11 (RCCL up to ROCm 6.3
+spelled the FP8 pair ncclFp8E4M3 / ncclFp8E5M2; both spellings are here).
+
+The FP8 formats depend on the GPU, as RCCL's ``src/include/rccl_float8.h`` picks them:
+gfx942 (MI300) uses the FNUZ encodings (``__hip_fp8_e4m3_fnuz`` / ``__hip_fp8_e5m2_fnuz``:
+no infinities, no negative zero, one NaN 0x80, e4m3 up to 240), gfx950 and gfx12 the OCP
+ones (e4m3 up to 448, e5m2 with infinities), and other targets a software fallback in
+the FNUZ formats. The NumPy types are ml_dtypes' (float8_e4m3fnuz, float8_e4m3fn, ...).
 
 >>> ncclDataType_t.ncclFloat32.value, ncclRedOp_t.ncclAvg.value
 (7, 4)
@@ -15,6 +22,7 @@ from __future__ import annotations
 
 import enum
 
+import ml_dtypes
 import numpy as np
 
 from gpusim.errors import GpusimError
@@ -58,19 +66,25 @@ class ncclDataType_t(enum.IntEnum):  # noqa: N801 - aliases as in the header
     ncclDouble = 8
     ncclBfloat16 = 9
     ncclFloat8e4m3 = 10
+    ncclFp8E4M3 = 10
     ncclFloat8e5m2 = 11
+    ncclFp8E5M2 = 11
     ncclNumTypes = 12
 
 
-# Storage dtype of each type. bfloat16 is kept as its 16 bits (uint16) and computed in
-# float32 with one rounding per operation (see reduce.py).
+# Storage dtype of each type (bfloat16 and FP8 are ml_dtypes' types; reduce.py computes
+# them in float32 with one rounding per operation, as RCCL's reduction functors do).
 STORAGE = {
     ncclDataType_t.ncclInt8: np.int8, ncclDataType_t.ncclUint8: np.uint8,
     ncclDataType_t.ncclInt32: np.int32, ncclDataType_t.ncclUint32: np.uint32,
     ncclDataType_t.ncclInt64: np.int64, ncclDataType_t.ncclUint64: np.uint64,
     ncclDataType_t.ncclFloat16: np.float16, ncclDataType_t.ncclFloat32: np.float32,
-    ncclDataType_t.ncclFloat64: np.float64, ncclDataType_t.ncclBfloat16: np.uint16,
+    ncclDataType_t.ncclFloat64: np.float64, ncclDataType_t.ncclBfloat16: ml_dtypes.bfloat16,
 }
+# FP8: (FNUZ type, OCP type); OCP_TARGETS use the second (rccl_float8.h, see above).
+FP8 = {ncclDataType_t.ncclFloat8e4m3: (ml_dtypes.float8_e4m3fnuz, ml_dtypes.float8_e4m3fn),
+       ncclDataType_t.ncclFloat8e5m2: (ml_dtypes.float8_e5m2fnuz, ml_dtypes.float8_e5m2)}
+OCP_TARGETS = ("gfx950", "gfx1200", "gfx1201", "gfx1250", "gfx1251")
 
 # ncclGetErrorString's texts (RCCL src/misc/argcheck / init.cc), without the
 # "run with NCCL_DEBUG" hints.
@@ -106,19 +120,31 @@ class NcclError(GpusimError):
         super().__init__(f"{self.status.name}: {message}")
 
 
-def dtype_of(datatype: ncclDataType_t | int, origin: str) -> tuple[ncclDataType_t, np.dtype]:
-    """(member, NumPy storage dtype) of a datatype argument; NcclError if invalid."""
+def storage_of(member: ncclDataType_t, gfx_target: str = "gfx942") -> np.dtype:
+    """The NumPy dtype RCCL's type has on a GPU of ``gfx_target``.
+
+    >>> storage_of(ncclDataType_t.ncclFloat8e4m3, "gfx942").name
+    'float8_e4m3fnuz'
+    >>> storage_of(ncclDataType_t.ncclFloat8e4m3, "gfx950").name
+    'float8_e4m3fn'
+    """
+    if member in FP8:
+        return np.dtype(FP8[member][gfx_target in OCP_TARGETS])
+    return np.dtype(STORAGE[member])
+
+
+def dtype_of(datatype: ncclDataType_t | int, origin: str, gfx_target: str = "gfx942"
+             ) -> tuple[ncclDataType_t, np.dtype]:
+    """(member, NumPy storage dtype on ``gfx_target``) of a datatype argument; NcclError
+    if invalid."""
     try:
         member = ncclDataType_t(datatype)
     except ValueError:
+        member = None
+    if member is None or member == ncclDataType_t.ncclNumTypes:
         raise NcclError(ncclResult_t.ncclInvalidArgument,
-                        f"{origin}: datatype {datatype!r} is not an ncclDataType_t (0-11)"
-                        ) from None
-    if member not in STORAGE:
-        raise NcclError(ncclResult_t.ncclInvalidArgument,
-                        f"{origin}: {member.name} is not emulated (RCCL's FP8 types need "
-                        "gfx942 FP8 arithmetic); use ncclFloat16, ncclBfloat16 or wider")
-    return member, np.dtype(STORAGE[member])
+                        f"{origin}: datatype {datatype!r} is not an ncclDataType_t (0-11)")
+    return member, storage_of(member, gfx_target)
 
 
 def redop_of(op: ncclRedOp_t | int, origin: str) -> ncclRedOp_t:

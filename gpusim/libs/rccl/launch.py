@@ -163,12 +163,12 @@ def plan(calls: list[Call]) -> tuple[str, algorithms.Job, float, list[dict]]:
     # across MPI processes, rank r is modeled on GPU r of one node
     devices = ([c.comm.device for c in calls] if first.comm.clique.mpi is None
                else list(range(n)))
-    itemsize = np.dtype(first.send.dtype if first.send is not None else
-                        first.recv.dtype).itemsize
+    dtype = np.dtype(first.send.dtype if first.send is not None else first.recv.dtype)
+    itemsize = dtype.itemsize
     per_rank = first.count * itemsize * (n if first.collective in
                                          ("AllGather", "ReduceScatter", "AllToAll") else 1)
     nchannels = model.channels_for(per_rank, n)
-    reducer = Reducer(first.op, first.datatype, n) if first.op is not None else None
+    reducer = Reducer(first.op, dtype, n) if first.op is not None else None
     job = algorithms.Job(first.collective, n, first.count, itemsize, reducer, first.root or 0,
                          rings=model.rings_for(devices), trees=model.dtrees(n),
                          nchannels=nchannels)
