@@ -25,7 +25,7 @@ def mpirun(n, *args, tmp_path, timeout_s="5"):
 
 
 @pytest.mark.parametrize("n", [2, 3])  # 4 processes: the data-parallel example below
-def test_collectives_across_processes(n, tmp_path):
+def test_collectives_p2p_and_split_across_processes(n, tmp_path):
     lines, out = mpirun(n, str(HERE / "mpi_job.py"), "collectives", tmp_path=tmp_path)
     assert lines == [f"rank {r}: ok" for r in range(n)], out.stderr[-2000:]
 
@@ -55,3 +55,16 @@ def test_data_parallel_example_matches_one_process():
     spread = subprocess.run([MPIEXEC, "-n", "4", sys.executable, example], env=env,
                             capture_output=True, text=True, timeout=120).stdout
     assert "sha256:" in alone and alone == spread
+
+
+def test_p2p_and_split_mistakes_fail_on_both_ranks_within_the_timeout(tmp_path):
+    lines, out = mpirun(2, str(HERE / "mpi_job.py"), "p2p_errors", tmp_path=tmp_path,
+                        timeout_s="2")
+    assert len(lines) == 2, out.stderr[-2000:]
+    for line in lines:
+        count, first, split = line.split(": ", 1)[1].split(" | ")
+        assert count.startswith("count ncclInvalidUsage") and "(10 x ncclFloat64)" in count
+        assert "(12 x ncclFloat64)" in count
+        assert first.startswith("both_send_first ncclRemoteError") and "group" in first
+        assert split.startswith("split_skipped ncclRemoteError")
+        assert "did not take part within 2 s" in split

@@ -17,6 +17,7 @@ the new communicators are ready when every rank of the parent has called it.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 from dataclasses import dataclass, field
@@ -49,10 +50,12 @@ class Clique:
     comms: dict[int, ncclComm] = field(default_factory=dict)
     pending: dict[int, list[Any]] = field(default_factory=dict)  # rank -> queued calls
     p2p: dict[tuple[str, int, int], list[Any]] = field(default_factory=dict)
-    splits: dict[int, tuple[int, int, ncclComm]] = field(default_factory=dict)
+    splits: dict[int, tuple[int, int, ncclComm | None]] = field(default_factory=dict)
+    nsplits: int = 0  # ncclCommSplit calls completed (names the children)
     collectives: int = 0  # launched so far (numbers the records)
     owners: dict[int, int] = field(default_factory=dict)  # rank -> MPI process (mpi.py)
     mpi: Any = None  # the MPI communicator when ranks live in several processes
+    failed: str | None = None  # why an exchange with another process failed (then unusable)
 
     @property
     def complete(self) -> bool:
@@ -89,6 +92,10 @@ def check_comm(comm: Any, origin: str, *, ready: bool = True) -> ncclComm:
     if comm.state != "ok" and ready:
         raise NcclError(ncclResult_t.ncclInvalidUsage,
                         f"{origin}: the communicator was {comm.state}")
+    if ready and comm.clique is not None and comm.clique.failed:
+        raise NcclError(ncclResult_t.ncclInvalidUsage,
+                        f"{origin}: this communicator failed earlier ({comm.clique.failed}); "
+                        "abort it (ncclCommAbort) and create a new one, as NCCL requires")
     if ready and (comm.clique is None or not comm.clique.complete):
         joined = len(comm.clique.comms) if comm.clique else 0
         total = comm.clique.nranks if comm.clique else "?"
@@ -166,14 +173,10 @@ def ncclCommInitAll(ndev: int, devlist: list[int] | None = None) -> list[ncclCom
 def ncclCommSplit(comm: ncclComm, color: int, key: int, config: Any = None
                   ) -> ncclComm | None:
     """This rank's communicator among the ranks with the same ``color`` (ordered by
-    ``key``, then old rank); None for NCCL_SPLIT_NOCOLOR. Ready once all ranks split."""
+    ``key``, then old rank); None for NCCL_SPLIT_NOCOLOR. Ready once all ranks split
+    (across MPI processes: once this process's ranks have, after swapping the colors)."""
     check_comm(comm, "ncclCommSplit")
     clique = comm.clique
-    if clique.mpi is not None:
-        raise NcclError(ncclResult_t.ncclInvalidUsage,
-                        "ncclCommSplit: splitting a communicator whose ranks live in "
-                        "several MPI processes is not emulated; init the new one with "
-                        "ncclCommInitRank instead")
     if comm.rank in clique.splits:
         raise NcclError(ncclResult_t.ncclInvalidUsage,
                         f"ncclCommSplit: rank {comm.rank} already called it")
@@ -181,22 +184,45 @@ def ncclCommSplit(comm: ncclComm, color: int, key: int, config: Any = None
         raise NcclError(ncclResult_t.ncclInvalidArgument,
                         f"ncclCommSplit: color must be >= 0 or NCCL_SPLIT_NOCOLOR, got "
                         f"{color!r}")
+    if not isinstance(key, int):
+        raise NcclError(ncclResult_t.ncclInvalidArgument,
+                        f"ncclCommSplit: key must be an integer, got {key!r}")
     new = None if color == NCCL_SPLIT_NOCOLOR else ncclComm(-1, comm.device)
     clique.splits[comm.rank] = (color, key, new)
-    if len(clique.splits) == clique.nranks:
-        groups: dict[int, list[tuple[int, int, ncclComm]]] = {}
-        for old, (c, k, handle) in clique.splits.items():
-            if handle is not None:
-                groups.setdefault(c, []).append((k, old, handle))
-        for members in groups.values():
-            child = Clique(ncclGetUniqueId().internal, len(members))
-            for rank, (_, _, handle) in enumerate(sorted(members, key=lambda m: m[:2])):
-                handle.rank, handle.clique = rank, child
-                child.comms[rank] = handle
-                child.pending[rank] = []
-            _cliques[child.key] = child
-        clique.splits.clear()
+    if len(clique.splits) == len(clique.comms):  # every rank of this process split
+        splits, clique.splits = clique.splits, {}
+        colors = {r: (c, k) for r, (c, k, _) in splits.items()}
+        if clique.mpi is not None:
+            colors = mpi.split(clique, colors, clique.nsplits)
+        _make_children(clique, colors, {r: h for r, (_, _, h) in splits.items()})
     return new
+
+
+def _make_children(clique: Clique, colors: dict[int, tuple[int, int]],
+                   handles: dict[int, ncclComm | None]) -> None:
+    """The communicators of one split: a color's ranks ordered by (key, old rank); their
+    id derives from the parent's, so every process names them alike."""
+    clique.nsplits += 1
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for old, (color, key) in colors.items():
+        if color != NCCL_SPLIT_NOCOLOR:
+            groups.setdefault(color, []).append((key, old))
+    for color, members in groups.items():
+        tag = hashlib.sha256(clique.key + f":split{clique.nsplits}:{color}".encode())
+        child = Clique(tag.digest().ljust(NCCL_UNIQUE_ID_BYTES, b"\0"), len(members))
+        for rank, (_, old) in enumerate(sorted(members)):
+            if old in handles:
+                handle = handles[old]
+                handle.rank, handle.clique = rank, child
+                child.comms[rank], child.pending[rank] = handle, []
+            if clique.mpi is not None:
+                child.owners[rank] = clique.owners[old]
+        if child.comms:
+            if len(set(child.owners.values())) > 1:
+                child.mpi = clique.mpi
+            else:  # all its ranks live in this process
+                child.owners = {}
+            _cliques[child.key] = child
 
 
 def ncclCommCount(comm: ncclComm) -> int:

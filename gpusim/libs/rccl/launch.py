@@ -4,29 +4,24 @@ Every collective call becomes a ``Call`` posted to its clique. Inside
 ncclGroupStart/End calls are held until the outermost ncclGroupEnd. A collective runs
 once every rank of the clique has posted one; the ranks' calls at the head of their
 queues must agree (same collective, count, datatype, op, root), else every call of that
-collective fails with ncclInvalidUsage naming what differs. Sends and receives pair up
-by (sender, receiver) in order.
+collective fails with ncclInvalidUsage naming what differs. Sends and receives go to
+p2p.py, which pairs them by (sender, receiver) in order.
 
-Once matched, the collective is queued on each rank's stream (``streams.enqueue``, a
-kernel named after the collective on each device's timeline) after the work already
-queued on every participating stream; the data moves when the last rank's part runs,
-and one ``CollectiveRecord`` (gpusim.profiler) records every step with its modeled time.
+Once matched, the collective is planned (ring / tree, model.py) and queued on each
+rank's stream with its record (timeline.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from gpusim.libs.rccl import algorithms, group, model, mpi
+from gpusim.libs.rccl import algorithms, group, model, mpi, p2p, timeline
 from gpusim.libs.rccl.comm import Clique, ncclComm
 from gpusim.libs.rccl.enums import NcclError, ncclDataType_t, ncclRedOp_t, ncclResult_t
 from gpusim.libs.rccl.reduce import Reducer
-from gpusim.profiler import CollectiveRecord, CollectiveStep, emit
-from gpusim.runtime import streams
-from gpusim.runtime.scheduler import Op, Stream
+from gpusim.runtime.scheduler import Stream
 
 
 @dataclass(eq=False)
@@ -78,14 +73,17 @@ def submit(calls: list[Call]) -> None:
     errors = []
     for call in calls:
         clique = call.comm.clique
+        if call.collective in ("Send", "Recv"):
+            continue
         try:
-            if call.collective in ("Send", "Recv"):
-                _post_p2p(clique, call)
-            else:
-                clique.pending[call.comm.rank].append(call)
-                _try_launch(clique)
+            clique.pending[call.comm.rank].append(call)
+            _try_launch(clique)
         except NcclError as exc:
             errors.append(exc)
+    try:  # sends and receives of the batch together (a group pairs them concurrently)
+        p2p.submit([c for c in calls if c.collective in ("Send", "Recv")])
+    except NcclError as exc:
+        errors.append(exc)
     if errors:
         raise errors[0]
 
@@ -95,7 +93,11 @@ def _try_launch(clique: Clique) -> None:
     while all(clique.pending.get(r) for r in local):
         heads = [clique.pending[r].pop(0) for r in local]
         if clique.mpi is not None:
-            heads = _all_ranks(clique, heads)
+            try:
+                heads = _all_ranks(clique, heads)
+            except NcclError as exc:  # the processes disagree: the communicator is broken
+                clique.failed = str(exc)
+                raise
         if len({c.signature() for c in heads}) > 1:
             lines = "; ".join(f"rank {c.comm.rank}: {_describe(c)}" for c in heads)
             raise NcclError(ncclResult_t.ncclInvalidUsage,
@@ -125,35 +127,6 @@ def _describe(call: Call) -> str:
     name, count, dtype, op, root = call.signature()
     extra = (f", {op}" if op else "") + (f", root {root}" if root is not None else "")
     return f"nccl{name}(count {count}, {dtype}{extra})"
-
-
-def _post_p2p(clique: Clique, call: Call) -> None:
-    me, peer = call.comm.rank, call.root
-    if peer not in clique.comms:
-        raise NcclError(ncclResult_t.ncclInvalidUsage,
-                        f"nccl{call.collective}: rank {peer} lives in another MPI process; "
-                        "the emulator pairs sends and receives within one process only")
-    key = ("Send", me, peer) if call.collective == "Send" else ("Recv", peer, me)
-    other = ("Recv",) + key[1:] if call.collective == "Send" else ("Send",) + key[1:]
-    waiting = clique.p2p.get(other)
-    if not waiting:
-        clique.p2p.setdefault(key, []).append(call)
-        return
-    match = waiting.pop(0)
-    send, recv = (call, match) if call.collective == "Send" else (match, call)
-    if (send.count, send.datatype) != (recv.count, recv.datatype):
-        raise NcclError(ncclResult_t.ncclInvalidUsage,
-                        f"ncclSend from rank {send.comm.rank} ({send.count} x "
-                        f"{send.datatype.name}) does not match ncclRecv on rank "
-                        f"{recv.comm.rank} ({recv.count} x {recv.datatype.name})")
-    devices = [send.comm.device, recv.comm.device]
-    nbytes = send.count * send.send.itemsize
-    seconds, steps = model.schedule([(0, 0, 1, nbytes)] if nbytes else [], devices)
-
-    def run() -> None:
-        recv.recv[:send.count] = send.send[:send.count]
-
-    _enqueue("SendRecv", "P2P", [send, recv], devices, run, seconds, steps, nbytes, 1)
 
 
 def plan(calls: list[Call]) -> tuple[str, algorithms.Job, float, list[dict]]:
@@ -204,43 +177,5 @@ def launch(clique: Clique, calls: list[Call]) -> None:
         fn(job)
 
     clique.collectives += 1
-    _enqueue(first.collective, algo, calls, [c.comm.device for c in calls], run, seconds,
+    timeline.enqueue(first.collective, algo, calls, [c.comm.device for c in calls], run, seconds,
              steps, nbytes, job.nchannels)
-
-
-def _enqueue(collective: str, algo: str, calls: list[Call], devices: list[int], run: Any,
-             seconds: float, steps: list[dict], nbytes: int, nchannels: int) -> None:
-    calls = [c for c in calls if c.stream is not None]  # other processes queue their own
-    before = [c.stream.tail for c in calls if c.stream.tail is not None]
-    name = f"nccl{collective}"
-    ops: list[Op] = []
-    for i, call in enumerate(calls):
-        last = i == len(calls) - 1
-        ops.append(streams.enqueue(
-            call.stream, run if last else (lambda: None), name=f"{name} ({algo})",
-            kind="kernel", waits=before,
-            info={"grid": (nchannels, 1, 1), "block": (256, 1, 1), "seconds": seconds}))
-    record = CollectiveRecord(
-        name=name, device=devices[0], stream=calls[0].stream.handle, collective=collective,
-        algorithm=algo, nranks=len(calls), devices=devices,
-        streams=[c.stream.handle for c in calls], count=calls[0].count,
-        datatype=calls[0].datatype.name, op=calls[0].op.name if calls[0].op else None,
-        root=calls[0].root, nbytes=nbytes, nchannels=nchannels,
-        bus_factor=model.bus_factor(collective, len(calls)))
-    emit(record)
-    previous = ops[-1].on_done
-
-    def complete(op: Op) -> None:
-        if previous is not None:
-            previous(op)
-        # Each rank's kernel starts when its stream reaches it; the steps start once
-        # every rank has arrived. The record spans the first start to the last end.
-        start = max(o.start for o in ops)
-        record.start_ns = round(min(o.start for o in ops) * 1e9)
-        record.end_ns = round(max(o.end for o in ops) * 1e9)
-        record.done = op.error is None
-        record.steps = [CollectiveStep(s["step"], s["src"], s["dst"], s["bytes"], s["link"],
-                                       round((start + s["start_s"]) * 1e9),
-                                       round((start + s["end_s"]) * 1e9)) for s in steps]
-
-    ops[-1].on_done = complete

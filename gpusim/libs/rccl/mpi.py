@@ -14,7 +14,12 @@ hung, or stuck in another call). Mismatched calls (count, datatype, op, root, wh
 collective, or order) fail with ncclInvalidUsage on every process, naming each rank's
 call. Simplifications: the host waits for a rank's earlier stream work before the
 exchange (the data must be there to send); the modeled time places rank r on GPU r of
-one node; Send/Recv and Split do not cross processes.
+one node.
+
+Sends and receives between processes (p2p.py) are messages: ``post`` sends one without
+waiting, ``take`` waits (within the timeout) for the next one under a key, keeping
+those that arrive for other keys in a mailbox. ``split`` swaps the ranks' colors and
+keys for ncclCommSplit.
 
 MPI is used only when the process runs under mpiexec with more than one process (or
 has imported mpi4py itself).
@@ -33,7 +38,10 @@ import numpy as np
 from gpusim.libs.rccl.enums import NcclError, ncclResult_t
 
 JOIN_TAG = 7000
-COLL_TAG = 8000
+COLL_TAG = 8000  # + 1000 x (communicator hash % 50) + collective number % 1000
+P2P_TAG, ACK_TAG, SPLIT_TAG = 60001, 60002, 60003
+_outgoing: list[Any] = []  # isend requests in flight (kept alive until they complete)
+_mailbox: dict[tuple, list[Any]] = {}  # (tag, key) -> payloads received, not yet taken
 
 
 def timeout_s() -> float:
@@ -125,3 +133,49 @@ def exchange(clique: Any, heads: list[Any], describe: Any) -> list[tuple]:
                         f"mismatched collective calls across MPI processes ({lines}); every "
                         "rank must make the same calls in the same order")
     return entries
+
+
+def post(clique: Any, rank: int, tag: int, key: tuple, payload: Any) -> None:
+    """Send ``payload`` under ``key`` to the process owning ``rank``, without waiting."""
+    _outgoing[:] = [r for r in _outgoing if not r.Test()]
+    _outgoing.append(clique.mpi.isend((key, payload), dest=clique.owners[rank], tag=tag))
+
+
+def take(clique: Any, rank: int, tag: int, key: tuple, what: str, hint: str) -> Any:
+    """The next payload under ``key`` from the process owning ``rank``; ncclRemoteError
+    if none arrives within the timeout (``hint`` says what may be wrong)."""
+    comm, src = clique.mpi, clique.owners[rank]
+    box = _mailbox.setdefault((tag, key), [])
+    deadline = time.monotonic() + timeout_s()
+    while not box:
+        while comm.iprobe(source=src, tag=tag):
+            other, payload = comm.recv(source=src, tag=tag)
+            _mailbox.setdefault((tag, other), []).append(payload)
+        if box:
+            break
+        if time.monotonic() > deadline:
+            raise NcclError(ncclResult_t.ncclRemoteError,
+                            f"{what}: nothing came from MPI process {src} within "
+                            f"{timeout_s():g} s ({hint}); set GPUSIM_RCCL_TIMEOUT to wait "
+                            "longer")
+        time.sleep(0.0005)
+    return box.pop(0)
+
+
+def split(clique: Any, mine: dict[int, tuple[int, int]], seq: int
+          ) -> dict[int, tuple[int, int]]:
+    """(color, key) of every rank of ``clique`` for its ``seq``-th ncclCommSplit, given
+    this process's ranks' ``mine``; every process of the communicator calls it."""
+    comm = clique.mpi
+    me = comm.Get_rank()
+    peers = sorted(set(clique.owners.values()) - {me})
+    got = _exchange(comm, peers, SPLIT_TAG, (clique.key, seq, mine), "ncclCommSplit")
+    every = dict(mine)
+    for p, (key, their_seq, theirs) in sorted(got.items()):
+        if key != clique.key or their_seq != seq:
+            raise NcclError(ncclResult_t.ncclInvalidUsage,
+                            f"ncclCommSplit: MPI process {p} split another communicator "
+                            "(or split this one a different number of times); every "
+                            "process must split the same communicators in the same order")
+        every.update(theirs)
+    return every
