@@ -3,9 +3,10 @@ count, sizes that do not divide evenly, in place where nccl.h defines it."""
 
 import numpy as np
 import pytest
-from rccl_helpers import device_buffers, host, on_every_rank
+from rccl_helpers import DTYPES, device_buffers, host, on_every_rank
 
 from gpusim import hip, rccl
+from gpusim.libs.rccl.enums import storage_of
 
 NRANKS = [1, 2, 3, 4, 8]
 COUNT = 77
@@ -16,10 +17,10 @@ def ranks_data(n, count, dtype=np.int64):
 
 
 @pytest.mark.parametrize("n", NRANKS)
-@pytest.mark.parametrize("dtype,datatype", [(np.int64, rccl.ncclInt64),
-                                            (np.float16, rccl.ncclHalf),
-                                            (np.uint8, rccl.ncclUint8)])
-def test_broadcast_allgather(n, dtype, datatype):
+@pytest.mark.parametrize("datatype", DTYPES + [rccl.ncclFloat8e4m3, rccl.ncclFloat8e5m2],
+                         ids=lambda d: d.name)
+def test_broadcast_allgather(n, datatype):
+    dtype = storage_of(datatype)
     xs = ranks_data(n, COUNT, dtype)
     root = n // 2
     sends = device_buffers(xs)
@@ -33,9 +34,9 @@ def test_broadcast_allgather(n, dtype, datatype):
         rccl.ncclAllGather(sends[r], gathered[r], COUNT, datatype, c, 0)
 
     on_every_rank(calls, comms)
-    for r in range(n):
-        np.testing.assert_array_equal(host(bcast[r]), xs[root])
-        np.testing.assert_array_equal(host(gathered[r]), np.concatenate(xs))
+    for r in range(n):  # bytes (FP8 data includes NaNs)
+        assert host(bcast[r]).tobytes() == xs[root].tobytes()
+        assert host(gathered[r]).tobytes() == np.concatenate(xs).tobytes()
 
 
 @pytest.mark.parametrize("n", NRANKS)
@@ -79,6 +80,35 @@ def test_in_place_allgather_alltoall(n):
     want = np.concatenate([exchanged[r][r * COUNT:(r + 1) * COUNT] for r in range(n)])
     for b in bufs:
         np.testing.assert_array_equal(host(b), want)
+
+
+@pytest.mark.parametrize("n", [2, 3, 8])
+def test_in_place_broadcast_reduce_gather_scatter(n):
+    """In place as nccl.h defines it: Broadcast and Reduce with sendbuff == recvbuff,
+    Gather with sendbuff = recvbuff + rank * count, Scatter with recvbuff = sendbuff +
+    rank * count (on the root; elsewhere the rank's own block)."""
+    root = n - 1
+    xs = ranks_data(n, COUNT * n)
+    bcast, red, gath, scat = (device_buffers(xs) for _ in range(4))
+    comms = rccl.ncclCommInitAll(n)
+
+    def calls(r, c):
+        rccl.ncclBroadcast(bcast[r], bcast[r], COUNT, rccl.ncclInt64, root, c, 0)
+        rccl.ncclReduce(red[r], red[r], COUNT * n, rccl.ncclInt64, rccl.ncclSum, root, c, 0)
+        block = r * COUNT * 8
+        rccl.ncclGather(gath[r].ptr + block, gath[r] if r == root else None, COUNT,
+                        rccl.ncclInt64, root, c, 0)
+        rccl.ncclScatter(scat[r] if r == root else None, scat[r].ptr + block, COUNT,
+                         rccl.ncclInt64, root, c, 0)
+
+    on_every_rank(calls, comms)
+    np.testing.assert_array_equal(host(red[root]), np.sum(xs, axis=0))
+    np.testing.assert_array_equal(
+        host(gath[root]), np.concatenate([xs[r][r * COUNT:(r + 1) * COUNT] for r in range(n)]))
+    for r in range(n):
+        np.testing.assert_array_equal(host(bcast[r])[:COUNT], xs[root][:COUNT])
+        np.testing.assert_array_equal(host(scat[r])[r * COUNT:(r + 1) * COUNT],
+                                      xs[root][r * COUNT:(r + 1) * COUNT])
 
 
 def test_send_recv_ring_shift_in_a_group():

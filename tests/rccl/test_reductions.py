@@ -61,8 +61,7 @@ def test_allreduce(n, datatype, op):
 
 
 @pytest.mark.parametrize("n", NRANKS)
-@pytest.mark.parametrize("datatype", [rccl.ncclInt32, rccl.ncclFloat32, rccl.ncclBfloat16,
-                                      rccl.ncclFloat16], ids=lambda d: d.name)
+@pytest.mark.parametrize("datatype", DTYPES, ids=lambda d: d.name)
 @pytest.mark.parametrize("op", OPS, ids=lambda o: o.name)
 def test_reduce_and_reduce_scatter(n, datatype, op):
     count = 333
