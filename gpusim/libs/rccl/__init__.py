@@ -1,14 +1,17 @@
 """RCCL, the ROCm collective communication library, on the emulated GPUs.
 
-    enums.py        ncclResult_t, ncclDataType_t, ncclRedOp_t (RCCL's values), NcclError
+    enums.py        ncclResult_t, ncclDataType_t (FP8 per GPU), ncclRedOp_t, NcclError
     comm.py         unique ids, communicators (init per rank / all, split, queries, teardown)
     collectives.py  the C API: AllReduce, Broadcast, Reduce, AllGather, ReduceScatter,
                     Gather, Scatter, AllToAll, Send/Recv, GroupStart/End
-    launch.py       posting, grouping and matching calls; queuing them on the streams
+    launch.py       posting, grouping and matching collective calls; planning them
+    p2p.py          Send/Recv pairing, in one process and across MPI processes
+    timeline.py     a matched operation on each rank's stream, and its CollectiveRecord
     layout.py       channels, loops and chunks as RCCL's kernels cut a buffer
     algorithms.py   ring / tree / point-to-point, chunk by chunk (RCCL's order of sums)
-    reduce.py       the reduction operators in each data type (bf16, avg)
+    reduce.py       the reduction operators in each data type (bf16, FP8, avg)
     model.py        rings and trees on the topology, modeled time, algorithm choice, busbw
+    mpi.py          the MPI backend: ranks in several processes (mpiexec)
     sweep.py        rccl-tests style bandwidth sweeps (python -m gpusim.rccl_tests)
 
 call -> Call (checked, views) -> group -> match across ranks -> plan (ring/tree, model)

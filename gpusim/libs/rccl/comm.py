@@ -4,7 +4,8 @@ A communicator is one rank of a clique. ``ncclCommInitRank`` uses the calling th
 current HIP device, as RCCL does; in one process the ranks of a clique join one by one
 (RCCL needs a group or several threads for that; the emulator does not block), and the
 clique is usable once all ``nranks`` have joined. ``ncclCommSplit`` is collective too:
-the new communicators are ready when every rank of the parent has called it.
+the new communicators are ready when every rank of the parent has called it (across MPI
+processes: when this process's ranks have, after mpi.py swapped the colors and keys).
 
 >>> from gpusim import rccl
 >>> comms = rccl.ncclCommInitAll(4)
