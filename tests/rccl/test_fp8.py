@@ -13,6 +13,7 @@ from rccl_helpers import device_buffers, host, on_every_rank
 
 from gpusim import rccl
 from gpusim.libs.rccl.enums import storage_of
+from gpusim.libs.rccl.reduce import Reducer
 
 E4M3, E5M2 = np.dtype(ml_dtypes.float8_e4m3fnuz), np.dtype(ml_dtypes.float8_e5m2fnuz)
 FP8 = [(rccl.ncclFloat8e4m3, E4M3), (rccl.ncclFloat8e5m2, E5M2)]
@@ -23,7 +24,8 @@ def step(op, a, b, dtype):
     """One reduction step as RCCL does it for FP8: float32 op, clamp, round to FP8."""
     f = {rccl.ncclSum: np.add, rccl.ncclAvg: np.add, rccl.ncclProd: np.multiply,
          rccl.ncclMax: np.fmax, rccl.ncclMin: np.fmin}[op]
-    r = f(a.astype(np.float32), b.astype(np.float32))
+    with np.errstate(invalid="ignore"):  # Inf - Inf
+        r = f(a.astype(np.float32), b.astype(np.float32))
     top = float(ml_dtypes.finfo(dtype).max)
     return np.where(np.isfinite(r), np.clip(r, -top, top), r).astype(dtype)
 
@@ -78,17 +80,35 @@ def test_known_answers_saturation_ties_nan(dtype_name):
                                   [top, 16, -top, 1, 2, 3])  # fmaxf: a NaN loses
 
 
-def test_ring_order_of_fp8_sums():
-    """16 + 1 rounds back to 16 in e4m3: the result of each chunk shows its order."""
-    n, count = 3, 3 * ALIGN
-    xs = [np.full(count, v, np.float32).astype(E4M3) for v in (16, 1, -16)]
+@pytest.mark.parametrize("datatype,dtype,big", [
+    (rccl.ncclFloat8e4m3, E4M3, 16), (rccl.ncclBfloat16, np.dtype(ml_dtypes.bfloat16), 256)])
+def test_ring_order_of_narrow_sums(datatype, dtype, big):
+    """big + 1 rounds back to big (a tie, to even): the result of each chunk shows the
+    order of its additions, one rounding per ring step."""
+    n, align = 3, ALIGN // dtype.itemsize
+    xs = [np.full(n * align, v, np.float32).astype(dtype) for v in (big, 1, -big)]
     d = device_buffers(xs)
     comms = rccl.ncclCommInitAll(n)
-    on_every_rank(lambda r, c: rccl.ncclAllReduce(d[r], d[r], count, rccl.ncclFloat8e4m3,
+    on_every_rank(lambda r, c: rccl.ncclAllReduce(d[r], d[r], n * align, datatype,
                                                   rccl.ncclSum, c, 0), comms)
     got = host(d[1]).astype(np.float32)
-    # chunk 0: (1 - 16) + 16 = 1; chunk 1: (-16 + 16) + 1 = 1; chunk 2: (16 + 1) - 16 = 0
-    np.testing.assert_array_equal(got.reshape(3, ALIGN)[:, 0], [1, 1, 0])
+    # chunk 0: (1 - big) + big = 1; chunk 1: (-big + big) + 1 = 1; chunk 2: (big + 1) - big = 0
+    np.testing.assert_array_equal(got.reshape(3, align)[:, 0], [1, 1, 0])
+
+
+@pytest.mark.parametrize("dtype", [E4M3, E5M2, np.dtype(ml_dtypes.float8_e4m3fn),
+                                   np.dtype(ml_dtypes.float8_e5m2)], ids=lambda d: d.name)
+@pytest.mark.parametrize("op", [rccl.ncclSum, rccl.ncclProd, rccl.ncclMax, rccl.ncclMin,
+                                rccl.ncclAvg], ids=lambda o: o.name)
+def test_every_pair_of_fp8_values(dtype, op):
+    """All 65536 operand pairs (and all 256 pre-multiplied values) of each FP8 format,
+    FNUZ and OCP, against the float32-then-round reference."""
+    a, b = (x.ravel().astype(np.uint8).view(dtype)
+            for x in np.meshgrid(np.arange(256), np.arange(256), indexing="ij"))
+    reducer = Reducer(op, dtype, nranks=3)
+    assert reducer.combine(a, b).tobytes() == step(op, a, b, dtype).tobytes()
+    x = np.arange(256, dtype=np.uint8).view(dtype)
+    assert reducer.load(x).tobytes() == prescale(op, x, 3, dtype).tobytes()
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 8])

@@ -64,9 +64,10 @@ class Reducer:
         pre-multiplication a 256-entry one) computed once by the float32 rule below:
         the same results, a few times faster than converting every chunk."""
         values = np.arange(256, dtype=np.uint8).view(self.storage).astype(np.float32)
-        pairs = self._round(self.ufunc(values[:, None], values[None, :]))
-        scaled = (self._round(values * self.scale.astype(np.float32)[0]).view(np.uint8)
-                  if self.premul else None)
+        with np.errstate(all="ignore"):  # Inf - Inf is NaN on the GPU too, silently
+            pairs = self._round(self.ufunc(values[:, None], values[None, :]))
+            scaled = (self._round(values * self.scale.astype(np.float32)[0]).view(np.uint8)
+                      if self.premul else None)
         return pairs.view(np.uint8).ravel(), scaled
 
     def _round(self, values: np.ndarray) -> np.ndarray:
