@@ -24,9 +24,12 @@ def mpirun(n, *args, tmp_path, timeout_s="5"):
     return sorted(p.read_text() for p in tmp_path.glob("rank*.txt")), out
 
 
-@pytest.mark.parametrize("n", [2, 3])  # 4 processes: the data-parallel example below
-def test_collectives_p2p_and_split_across_processes(n, tmp_path):
-    lines, out = mpirun(n, str(HERE / "mpi_job.py"), "collectives", tmp_path=tmp_path)
+@pytest.mark.parametrize("n,per", [(3, 1), (2, 2)])  # 4 x 1: the example below
+def test_collectives_p2p_and_split_across_processes(n, per, tmp_path):
+    """n processes with per ranks each: sends and receives between processes and
+    within one, communicators split across processes and inside one."""
+    lines, out = mpirun(n, str(HERE / "mpi_job.py"), "collectives", str(per),
+                        tmp_path=tmp_path)
     assert lines == [f"rank {r}: ok" for r in range(n)], out.stderr[-2000:]
 
 

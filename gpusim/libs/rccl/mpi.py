@@ -27,6 +27,7 @@ has imported mpi4py itself).
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 import time
@@ -42,6 +43,7 @@ COLL_TAG = 8000  # + 1000 x (communicator hash % 50) + collective number % 1000
 P2P_TAG, ACK_TAG, SPLIT_TAG = 60001, 60002, 60003
 _outgoing: list[Any] = []  # isend requests in flight (kept alive until they complete)
 _mailbox: dict[tuple, list[Any]] = {}  # (tag, key) -> payloads received, not yet taken
+_drain_at_exit: list[Any] = []  # the exit handler, once registered
 
 
 def timeout_s() -> float:
@@ -137,8 +139,19 @@ def exchange(clique: Any, heads: list[Any], describe: Any) -> list[tuple]:
 
 def post(clique: Any, rank: int, tag: int, key: tuple, payload: Any) -> None:
     """Send ``payload`` under ``key`` to the process owning ``rank``, without waiting."""
+    if not _drain_at_exit:  # after mpi4py's own handler, so it runs first (LIFO)
+        _drain_at_exit.append(atexit.register(_drain))
     _outgoing[:] = [r for r in _outgoing if not r.Test()]
     _outgoing.append(clique.mpi.isend((key, payload), dest=clique.owners[rank], tag=tag))
+
+
+def _drain() -> None:
+    """At exit: let the last messages complete (within the timeout), so that MPI does
+    not finalise with requests still open."""
+    deadline = time.monotonic() + timeout_s()
+    while _outgoing and time.monotonic() < deadline:
+        _outgoing[:] = [r for r in _outgoing if not r.Test()]
+        time.sleep(0.0005)
 
 
 def take(clique: Any, rank: int, tag: int, key: tuple, what: str, hint: str) -> Any:
