@@ -265,6 +265,8 @@ def _generate(generator: Any, out: Any, n: int, dtype: Any, what: str, function:
     n = int(n)
     if what == "poisson":
         params["table"] = _poisson_table(g, params["lam"])
+    if dtype == np.float16:  # rocrand_common.h: half math in device code only
+        params["half_math"] = not g.host
     engine = _engine(g)  # bound now: a later set_seed/set_offset must not reach queued work
     if g.quasi:
         run = lambda: _run_quasi(g, engine, view, n, what, params)  # noqa: E731
@@ -298,4 +300,5 @@ def _run_quasi(g: rocrand_generator, engine: Any, view: np.ndarray, n: int, what
         dist.poisson_huge(u, view, params["lam"])
         return
     fill(g.kind, pts, what, view, mean=params.get("mean", 0.0),
-         stddev=params.get("stddev", 1.0), table=params.get("table"))
+         stddev=params.get("stddev", 1.0), table=params.get("table"),
+         half_math=params.get("half_math", False))

@@ -156,25 +156,51 @@ def jump_coefficients(log2: int = JUMP_LOG2, exponent: int | None = None) -> np.
     return bits
 
 
+_JUMPED: dict[int, np.ndarray] = {}  # seed -> generators' start states found so far
+_JUMPED_SEEDS = 4                     # how many seeds to keep (20 MiB each at most)
+
+
+def start_states(seed32: int, count: int) -> np.ndarray:
+    """The first ``count`` generators' states before any twist: init_genrand(seed32)
+    jumped by g 2^1000 steps. Kept for a few seeds, since jumping all 8192 takes seconds
+    (rocRAND's init kernel does the same work on every initialization)."""
+    have = _JUMPED.pop(seed32, None)
+    if have is None:
+        have = init_genrand(np.uint32(seed32))[None]
+    if have.shape[0] < count:
+        more = np.empty((count, N), np.uint32)
+        more[:have.shape[0]] = have
+        coefficients = jump_coefficients()
+        for g in range(have.shape[0], count):
+            more[g] = jump(more[g - 1], coefficients)
+        have = more
+    _JUMPED[seed32] = have  # most recent last
+    while len(_JUMPED) > _JUMPED_SEEDS:
+        del _JUMPED[next(iter(_JUMPED))]
+    return have[:count]
+
+
 class MT19937Engine:
     """rocRAND's 8192 MT19937 generators and its running position ``start`` (groups into
     the current block). Generators are jumped to lazily: a call that reaches threads
     < t needs generators < t / 8 only."""
 
     def __init__(self, seed: int):
+        self.seed32 = ((seed >> 32) ^ seed) & 0xFFFFFFFF
         self.raw = np.empty((GENERATORS, N), np.uint32)
-        self.raw[0] = init_genrand(np.uint32(((seed >> 32) ^ seed) & 0xFFFFFFFF))
-        self.ready = 1          # generators jumped to so far
+        self.ready = 0          # generators started so far
         self.twists = 0         # blocks made so far (every generator twisted as often)
         self.lanes = np.empty((STRIDE, PER_THREAD), np.uint32)  # tempered, per thread
         self.start, self.prev_width = 0, 0
+        self._materialize(1)
 
     def _materialize(self, count: int) -> None:
         if count <= self.ready:
             return
-        coefficients = jump_coefficients()
-        for g in range(self.ready, count):  # q(A) commutes with the twists made so far
-            self.raw[g] = jump(self.raw[g - 1], coefficients)
+        self.raw[self.ready:count] = start_states(self.seed32, count)[self.ready:]
+        for g in range(self.ready, count):
+            for _ in range(self.twists):
+                twist(self.raw[g])
         if self.twists:
             self._temper(self.ready, count)
         self.ready = count

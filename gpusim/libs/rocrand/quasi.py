@@ -31,7 +31,7 @@ import numba
 import numpy as np
 
 from gpusim.libs.rocrand import distributions as dist
-from gpusim.libs.rocrand import sobol_vectors
+from gpusim.libs.rocrand import half, sobol_vectors
 from gpusim.libs.rocrand.mt19937 import genrand
 
 
@@ -104,8 +104,12 @@ class QuasiEngine:
 
 
 def fill(kind: QuasiKind, points: np.ndarray, what: str, out: np.ndarray, *,
-         mean: float = 0.0, stddev: float = 1.0, table: tuple | None = None) -> None:
+         mean: float = 0.0, stddev: float = 1.0, table: tuple | None = None,
+         half_math: bool = False) -> None:
     """Map the (D, m) ``points`` into ``out`` (dimension-major) as ``what``."""
+    if out.dtype == np.float16:
+        half.quasi(points, kind.bits, what, out, mean=mean, stddev=stddev, half_math=half_math)
+        return
     v = points.reshape(-1)
     hi32 = (v >> np.uint64(32)).astype(np.uint32) if kind.bits == 64 else v
     if what == "bits":
