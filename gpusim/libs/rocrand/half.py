@@ -19,7 +19,7 @@ operations, each rounded to half: u and v rounded, ``hlog``/``hsqrt``/``hsin``/`
 
 >>> w = np.array([0x0000FFFF], np.uint32)
 >>> uniform(w.view(np.uint16)).tolist()   # 0xFFFF -> 1.0, 0x0000 -> 2^-16
-[1.0, 1.5259e-05]
+[1.0, 1.52587890625e-05]
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ as ``m_start_input`` does. Offsets are not supported (ROCRAND_STATUS_TYPE_ERROR)
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import tempfile
@@ -128,6 +129,7 @@ def jump(state, coefficients):
     return y[p - 8:p - 8 + N].copy()
 
 
+@functools.cache
 def minimal_polynomial() -> np.ndarray:
     """MT19937's minimal (= characteristic) polynomial, degree 19937, from the top bits."""
     x = sequence(init_genrand(np.uint32(5489)), 2 * MEXP + 64)
