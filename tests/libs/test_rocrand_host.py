@@ -328,3 +328,10 @@ def test_set_seed_uint4_is_for_lfsr113():
     assert d.copy_to_host()[0] == lfsr113.stream((2, 9, 17, 200), 0, 0, 1)[0]
     p = rocrand.rocrand_create_generator(404)
     raises(S.ROCRAND_STATUS_TYPE_ERROR, rocrand.rocrand_set_seed_uint4, p, (1, 2, 3, 4))
+
+
+def test_statuses_rocrand_never_returns_are_declared_with_their_values():
+    # rocrand.h declares them; rocRAND 3.2.0's library/src returns neither (status.py)
+    assert S.ROCRAND_STATUS_VERSION_MISMATCH == 100
+    assert S.ROCRAND_STATUS_DOUBLE_PRECISION_REQUIRED == 106
+    assert rocrand.RocrandError(106, "f", "x").status is S.ROCRAND_STATUS_DOUBLE_PRECISION_REQUIRED

@@ -211,3 +211,24 @@ def test_scrambled_sobol64_points_through_the_api():
     assert np.array_equal(pts[:, 0], c)                      # point 0 is 0 ^ constant
     assert np.array_equal(pts[:, 1], c ^ v[:, 0])            # Gray code 1: vector 0
     assert np.array_equal(pts[:, 2], c ^ v[:, 0] ^ v[:, 1])  # Gray code 3
+
+
+def test_engines_take_device_memory_and_a_full_device_is_allocation_failed(monkeypatch):
+    from gpusim.runtime.system import current_device
+
+    d = hip.device_array(8, np.uint32)
+    free0, _ = hip.hipMemGetInfo()
+    g = rocrand.rocrand_create_generator(rocrand.ROCRAND_RNG_PSEUDO_MT19937)
+    rocrand.rocrand_generate(g, d, 8)
+    assert free0 - hip.hipMemGetInfo()[0] >= 8192 * 624 * 4  # mt19937.hpp's m_engines
+    rocrand.rocrand_destroy_generator(g)
+    assert hip.hipMemGetInfo()[0] == free0
+    mem = current_device().memory
+    monkeypatch.setattr(mem, "capacity_bytes", mem.used_bytes + (1 << 20))
+    for rng in (rocrand.ROCRAND_RNG_PSEUDO_MT19937, rocrand.ROCRAND_RNG_PSEUDO_MTGP32):
+        g = rocrand.rocrand_create_generator(rng)
+        with pytest.raises(rocrand.RocrandError) as e:
+            rocrand.rocrand_generate(g, d, 8)
+        assert e.value.status == S.ROCRAND_STATUS_ALLOCATION_FAILED
+    host = np.empty(8, np.uint32)  # a host generator keeps its engines in host memory
+    rocrand.rocrand_generate(rocrand.rocrand_create_generator_host(403), host, 8)

@@ -27,7 +27,7 @@ import numpy as np
 
 from gpusim.libs.common import device_view, host_view, launch, roofline_seconds
 from gpusim.libs.rocrand import distributions as dist
-from gpusim.libs.rocrand import sampling
+from gpusim.libs.rocrand import sampling, states
 from gpusim.libs.rocrand.engines import KINDS
 from gpusim.libs.rocrand.quasi import QUASI, QuasiEngine
 from gpusim.libs.rocrand.status import (
@@ -58,6 +58,7 @@ class rocrand_generator:  # noqa: N801 - C name
         self.dimensions = 1
         self.stream: Any = None
         self.engine: Any = None
+        self.device_states: Any = None  # device memory of the engines (states.py)
         self.poisson: dict[float, tuple] = {}
         self.destroyed = False
 
@@ -96,7 +97,9 @@ def rocrand_create_generator_host(rng_type: Any) -> rocrand_generator:
 
 def rocrand_destroy_generator(generator: Any) -> None:
     """Release a generator; using it afterwards is ROCRAND_STATUS_NOT_CREATED."""
-    _gen(generator, "rocrand_destroy_generator").destroyed = True
+    g = _gen(generator, "rocrand_destroy_generator")
+    states.release(g.device_states)
+    g.device_states, g.destroyed = None, True
 
 
 def rocrand_set_stream(generator: Any, stream: Any) -> None:
@@ -179,11 +182,16 @@ def _arch(g: rocrand_generator) -> str:
     return get_system().devices[get_system().current_ordinal].spec.gcn_arch_name
 
 
-def _engine(g: rocrand_generator) -> Any:
+def _engine(g: rocrand_generator, function: str = "rocrand_initialize_generator") -> Any:
     if g.engine is None:
         if g.quasi:
             g.engine = QuasiEngine(g.kind, g.dimensions, g.offset)
         else:
+            if not g.host:  # rocRAND's init() frees and allocates its engines again
+                states.release(g.device_states)
+                g.device_states = None
+                g.device_states = states.hold(g.kind.rng_type, int(g.ordering), _arch(g),
+                                              function)
             g.engine = g.kind.make(g.seed, g.offset, int(g.ordering), _arch(g))
     return g.engine
 
@@ -267,7 +275,7 @@ def _generate(generator: Any, out: Any, n: int, dtype: Any, what: str, function:
         params["table"] = _poisson_table(g, params["lam"])
     if dtype == np.float16:  # rocrand_common.h: half math in device code only
         params["half_math"] = not g.host
-    engine = _engine(g)  # bound now: a later set_seed/set_offset must not reach queued work
+    engine = _engine(g, function)  # bound now: later settings must not reach queued work
     if g.quasi:
         run = lambda: _run_quasi(g, engine, view, n, what, params)  # noqa: E731
     else:
