@@ -21,30 +21,60 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
+def _parity(x):
+    x ^= x >> np.uint64(32)
+    x ^= x >> np.uint64(16)
+    x ^= x >> np.uint64(8)
+    x ^= x >> np.uint64(4)
+    x ^= x >> np.uint64(2)
+    x ^= x >> np.uint64(1)
+    return x & np.uint64(1)
+
+
+@numba.njit(cache=True, nogil=True)
 def minimal_polynomial(bits):
     """Coefficients (c_0 .. c_L, c_L = 1) of the minimal polynomial of the bit sequence:
-    sum_j c_j s_{k+j} = 0 for every k (Berlekamp-Massey)."""
+    sum_j c_j s_{k+j} = 0 for every k (Berlekamp-Massey on 64-bit words: the connection
+    polynomial C and the reversed sequence are packed, so a discrepancy is an AND and a
+    parity over L / 64 words)."""
     n = bits.size
-    c = np.zeros(n + 1, np.uint8)
-    b = np.zeros(n + 1, np.uint8)
+    nw = n // 64 + 3
+    # window[r, w]: 64 bits of the reversed sequence starting at bit 64 w + r
+    rev = np.zeros(64 * (nw + 1), np.uint8)
+    rev[:n] = bits[::-1]
+    window = np.zeros((64, nw), np.uint64)
+    for r in range(64):
+        for w in range(nw):
+            v = np.uint64(0)
+            for k in range(64):
+                if rev[64 * w + r + k]:
+                    v |= np.uint64(1) << np.uint64(k)
+            window[r, w] = v
+    c = np.zeros(nw, np.uint64)
+    b = np.zeros(nw, np.uint64)
     c[0] = b[0] = 1
-    length, m, blen = 0, -1, 1
+    length, m = 0, -1
     for i in range(n):
-        d = bits[i]
-        for j in range(1, length + 1):
-            d ^= c[j] & bits[i - j]
-        if d:
-            t = c[:length + 1].copy()
-            shift = i - m
-            for j in range(min(n + 1 - shift, blen)):
-                c[j + shift] ^= b[j]
+        o = n - 1 - i  # s_{i-j} is bit o + j of the reversed sequence
+        row, base = window[o & 63], o >> 6
+        acc = np.uint64(0)
+        for w in range(length // 64 + 1):
+            acc ^= c[w] & row[base + w]
+        if _parity(acc):
+            t = c.copy() if 2 * length <= i else c
+            q, r = (i - m) >> 6, np.uint64((i - m) & 63)
+            for w in range(nw - q):  # c ^= b x^(i - m)
+                v = b[w] << r
+                if r and w:
+                    v |= b[w - 1] >> (np.uint64(64) - r)
+                c[w + q] ^= v
             if 2 * length <= i:
-                b[:blen] = 0
-                b[:t.size] = t
-                blen = t.size
+                b = t
                 length, m = i + 1 - length, i
-    # c is the connection polynomial (s_i = sum_{j>=1} c_j s_{i-j}); reversed, it is P
-    return c[:length + 1][::-1].copy()
+    out = np.zeros(length + 1, np.uint8)
+    for j in range(length + 1):  # P is the connection polynomial reversed
+        out[length - j] = (c[j >> 6] >> np.uint64(j & 63)) & np.uint64(1)
+    return out
 
 
 def pack(coefficients: np.ndarray) -> np.ndarray:
