@@ -233,9 +233,11 @@ class MT19937Engine:
             last = self.start + take - 1
             same_row = self.start // STRIDE == last // STRIDE
             self._materialize(last % STRIDE // 8 + 1 if same_row else GENERATORS)
-            j, t = np.divmod(np.arange(self.start, last + 1), STRIDE)
-            out[done:done + take] = self.lanes[t[:, None], j[:, None] * width + np.arange(width)]
-            done += take
-            self.start = (self.start + take) % full
+            while take:  # row j of the block: threads t0.. give values j w .. j w + w - 1
+                j, t0 = divmod(self.start, STRIDE)
+                step = min(take, STRIDE - t0)
+                out[done:done + step] = self.lanes[t0:t0 + step, j * width:(j + 1) * width]
+                done, take = done + step, take - step
+                self.start = (self.start + step) % full
         self.prev_width = width
         return out.reshape(-1)
