@@ -11,7 +11,8 @@ regions). A generate call writes group ``r = j S + t`` of a block (S = 65536 thr
 j < 78 // input_width) from thread t's values ``j w .. j w + w - 1``; a new block (a
 twist of every generator) starts when a call begins at position 0. The position carries
 over between calls, rounded up to whole values per thread when the input width changes,
-as ``m_start_input`` does. Offsets are not supported (ROCRAND_STATUS_TYPE_ERROR).
+as ``m_start_input`` does. Offsets are not supported (ROCRAND_STATUS_TYPE_ERROR), nor
+orderings but default, best and legacy (OUT_OF_RANGE), nor 64-bit outputs (TYPE_ERROR).
 
 >>> [int(v) for v in genrand(5489, 3)]   # mt19937ar's reference output
 [3499211612, 581869302, 3890346734]

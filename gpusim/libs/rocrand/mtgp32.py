@@ -11,7 +11,9 @@ A block makes 256 groups per step, group t's word i being output ``256 i + t`` o
 step, and group index ``b 256 + k S + t`` (S = 256 blocks) for its step k: every block
 runs whole steps up to ``ceil(groups / 256) 256``, and when the last group is cut (n odd
 for two-number groups) every block runs one more step, whose thread 1 of block
-``(groups_up / 256) mod blocks`` gives the tail. Offsets are not supported.
+``(groups_up / 256) mod blocks`` gives the tail. Offsets are not supported
+(ROCRAND_STATUS_TYPE_ERROR); orderings default, best, legacy, and dynamic for a device
+generator (OUT_OF_RANGE otherwise).
 
 >>> eng = MTGP32Engine(0, 512)
 >>> [f"{w:08x}" for w in eng.draw(2, 1)]  # block 0, threads 0 and 1: its outputs 0, 1
