@@ -11,6 +11,9 @@ device API (generator states inside ``@hip.jit`` kernels), bit-exact with rocRAN
     distributions.py   words -> uniform / normal / log-normal / Poisson (numba)
     discrete.py        rocrand_create_discrete/poisson_distribution: alias and CDF tables
     lfsr113.py, threefry.py, gf2.py   the other engines; GF(2) jump matrices
+    mt19937.py, gf2poly.py   MT19937: 8192 generators 2^1000 apart (jump polynomials)
+    mtgp32.py          MTGP32: 512 parameter sets (data/mtgp32_11213.npz), one per block
+    half.py            float16 outputs (uniform / normal / log-normal _half)
     sobol_vectors.py   Joe-Kuo direction vectors; quasi.py: Sobol32/64 generators
     generator.py       create/destroy/set_* and the queued generation; generate.py: the
                        rocrand_generate* functions
@@ -51,13 +54,16 @@ from gpusim.libs.rocrand.generate import (
     rocrand_generate_char,
     rocrand_generate_log_normal,
     rocrand_generate_log_normal_double,
+    rocrand_generate_log_normal_half,
     rocrand_generate_long_long,
     rocrand_generate_normal,
     rocrand_generate_normal_double,
+    rocrand_generate_normal_half,
     rocrand_generate_poisson,
     rocrand_generate_short,
     rocrand_generate_uniform,
     rocrand_generate_uniform_double,
+    rocrand_generate_uniform_half,
 )
 from gpusim.libs.rocrand.generator import (
     rocrand_create_generator,
@@ -96,6 +102,8 @@ __all__ = [
     "rocrand_ordering", "rocrand_rng_type", "rocrand_set_offset", "rocrand_set_ordering",
     "rocrand_set_quasi_random_generator_dimensions", "rocrand_set_seed",
     "rocrand_set_seed_uint4", "rocrand_set_stream", "rocrand_status",
+    "rocrand_generate_uniform_half", "rocrand_generate_normal_half",
+    "rocrand_generate_log_normal_half",
     "rocrand_create_discrete_distribution", "rocrand_create_poisson_distribution",
     "rocrand_destroy_discrete_distribution", "rocrand_discrete_distribution",
     # device API (inside kernels)

@@ -7,6 +7,8 @@ Two shapes (see philox.py and pool.py for the layouts):
   from (seed, subsequence 0, offset); a call draws the next words in order.
 - ``PoolEngine``: XORWOW, MRG32k3a, MRG31k3p and LFSR113 keep E engines on consecutive
   subsequences; group k of a call comes from engine (k mod E + start) mod E.
+- MTGP32 and MT19937 have engines of their own (mtgp32.py, mt19937.py): one parameter
+  set per block, and 8192 generators 2^1000 steps apart shared by eight threads each.
 
 ``KINDS`` maps every ``rocrand_rng_type`` to its engine factory, its distribution family
 (``std32``: words are uniform 32-bit numbers; ``mrg``: words are in [1, m1] and go
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpusim.libs.rocrand import lfsr113, mrg, philox, pool, threefry, xorwow
+from gpusim.libs.rocrand import lfsr113, mrg, mt19937, mtgp32, philox, pool, threefry, xorwow
 
 
 class StreamEngine:
@@ -93,6 +95,14 @@ def _lfsr113(seed: int | tuple | None, offset: int, ordering: int, arch: str) ->
     return PoolEngine(states, start, lfsr113.step)
 
 
+def _mtgp32(seed: int, offset: int, ordering: int, arch: str) -> mtgp32.MTGP32Engine:
+    return mtgp32.MTGP32Engine(seed, mtgp32.blocks(ordering, arch))
+
+
+def _mt19937(seed: int, offset: int, ordering: int, arch: str) -> mt19937.MT19937Engine:
+    return mt19937.MT19937Engine(seed)
+
+
 def _threefry(n: int, bits: int):
     def make(seed: int, offset: int, ordering: int, arch: str) -> StreamEngine:
         return StreamEngine(threefry.words(n, bits), seed, offset, scale=bits // 32)
@@ -106,6 +116,8 @@ KINDS: dict[int, Kind] = {
               mrg=mrg.MRG32K3A),
     405: Kind(405, "mrg31k3p", "mrg", mrg.DEFAULT_SEED, _mrg(mrg.MRG31K3P), pool=True,
               mrg=mrg.MRG31K3P),
+    403: Kind(403, "mtgp32", "std32", mtgp32.DEFAULT_SEED, _mtgp32),
+    407: Kind(407, "mt19937", "std32", mt19937.DEFAULT_SEED, _mt19937),
     406: Kind(406, "lfsr113", "std32", None, _lfsr113, pool=True),  # seeds (2, 8, 16, 128)
     408: Kind(408, "threefry2x32_20", "std32", 0, _threefry(2, 32)),
     409: Kind(409, "threefry2x64_20", "std64", 0, _threefry(2, 64)),

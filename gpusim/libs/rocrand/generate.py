@@ -56,6 +56,11 @@ def rocrand_generate_uniform_double(generator: Any, output_data: Any, n: int) ->
               "rocrand_generate_uniform_double")
 
 
+def rocrand_generate_uniform_half(generator: Any, output_data: Any, n: int) -> None:
+    """n halves uniform on (0, 1] (NumPy float16; two per 32-bit number)."""
+    _generate(generator, output_data, n, np.float16, "uniform", "rocrand_generate_uniform_half")
+
+
 def rocrand_generate_normal(generator: Any, output_data: Any, n: int, mean: float,
                             stddev: float) -> None:
     """n normal floats (Box-Muller pairs; an odd n drops the last pair's second value)."""
@@ -70,6 +75,13 @@ def rocrand_generate_normal_double(generator: Any, output_data: Any, n: int, mea
               "rocrand_generate_normal_double", mean=float(mean), stddev=float(stddev))
 
 
+def rocrand_generate_normal_half(generator: Any, output_data: Any, n: int, mean: float,
+                                 stddev: float) -> None:
+    """n normal halves (a pair per 32-bit number; mean and stddev are rounded to half)."""
+    _generate(generator, output_data, n, np.float16, "normal", "rocrand_generate_normal_half",
+              mean=float(mean), stddev=float(stddev))
+
+
 def rocrand_generate_log_normal(generator: Any, output_data: Any, n: int, mean: float,
                                 stddev: float) -> None:
     """n log-normal floats: exp of a normal with this mean and stddev."""
@@ -82,6 +94,13 @@ def rocrand_generate_log_normal_double(generator: Any, output_data: Any, n: int,
     """n log-normal doubles."""
     _generate(generator, output_data, n, np.float64, "log_normal",
               "rocrand_generate_log_normal_double", mean=float(mean), stddev=float(stddev))
+
+
+def rocrand_generate_log_normal_half(generator: Any, output_data: Any, n: int, mean: float,
+                                     stddev: float) -> None:
+    """n log-normal halves: exp of a half normal with this mean and stddev."""
+    _generate(generator, output_data, n, np.float16, "log_normal",
+              "rocrand_generate_log_normal_half", mean=float(mean), stddev=float(stddev))
 
 
 def rocrand_generate_poisson(generator: Any, output_data: Any, n: int, lambda_: float) -> None:

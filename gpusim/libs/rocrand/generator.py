@@ -27,7 +27,7 @@ import numpy as np
 
 from gpusim.libs.common import device_view, host_view, launch, roofline_seconds
 from gpusim.libs.rocrand import distributions as dist
-from gpusim.libs.rocrand import sampling
+from gpusim.libs.rocrand import sampling, states
 from gpusim.libs.rocrand.engines import KINDS
 from gpusim.libs.rocrand.quasi import QUASI, QuasiEngine
 from gpusim.libs.rocrand.status import (
@@ -41,9 +41,7 @@ from gpusim.runtime.system import get_system
 S = rocrand_status
 ROCRAND_VERSION = 300200  # rocRAND 3.2.0: major * 100000 + minor * 100 + patch
 PSEUDO_ORDERINGS = (100, 101, 102, 103, 104)
-NOT_RUNNABLE = {403: "MTGP32 needs its 200 parameter sets (rocrand_mtgp32_11213.h)",
-                407: "MT19937 needs rocRAND's precomputed 2^1000-step jump polynomials",
-                505: "scrambled Sobol64 needs rocRAND's scrambled 64-bit tables"}
+NO_OFFSET = (403, 407)  # mtgp32.hpp, mt19937.hpp: set_offset returns TYPE_ERROR
 
 
 class rocrand_generator:  # noqa: N801 - C name
@@ -60,6 +58,7 @@ class rocrand_generator:  # noqa: N801 - C name
         self.dimensions = 1
         self.stream: Any = None
         self.engine: Any = None
+        self.device_states: Any = None  # device memory of the engines (states.py)
         self.poisson: dict[float, tuple] = {}
         self.destroyed = False
 
@@ -83,13 +82,6 @@ def _create(rng_type: Any, host: bool, function: str) -> rocrand_generator:
         raise RocrandError(S.ROCRAND_STATUS_TYPE_ERROR, function,
                            f"rng_type={rng_type!r} is not a rocrand_rng_type; use e.g. "
                            "ROCRAND_RNG_PSEUDO_PHILOX4_32_10") from None
-    if value in NOT_RUNNABLE:
-        raise NotImplementedError(f"{function}: {rocrand_rng_type(value).name} is not "
-                                  f"emulated: {NOT_RUNNABLE[value]}, which gpusim does not "
-                                  "ship; use PHILOX4_32_10, XORWOW or MRG32K3A")
-    if value not in KINDS and value not in QUASI:
-        raise NotImplementedError(f"{function}: {rocrand_rng_type(value).name} is not "
-                                  "emulated yet")
     return rocrand_generator(value, host)
 
 
@@ -105,7 +97,9 @@ def rocrand_create_generator_host(rng_type: Any) -> rocrand_generator:
 
 def rocrand_destroy_generator(generator: Any) -> None:
     """Release a generator; using it afterwards is ROCRAND_STATUS_NOT_CREATED."""
-    _gen(generator, "rocrand_destroy_generator").destroyed = True
+    g = _gen(generator, "rocrand_destroy_generator")
+    states.release(g.device_states)
+    g.device_states, g.destroyed = None, True
 
 
 def rocrand_set_stream(generator: Any, stream: Any) -> None:
@@ -136,8 +130,13 @@ def rocrand_set_seed_uint4(generator: Any, seed: Any) -> None:
 
 
 def rocrand_set_offset(generator: Any, offset: int) -> None:
-    """Start at number ``offset`` of the generator's sequence (absolute, not relative)."""
+    """Start at number ``offset`` of the generator's sequence (absolute, not relative);
+    MTGP32 and MT19937 have no offsets (ROCRAND_STATUS_TYPE_ERROR)."""
     g = _gen(generator, "rocrand_set_offset")
+    if g.kind.rng_type in NO_OFFSET and not g.quasi:
+        raise RocrandError(S.ROCRAND_STATUS_TYPE_ERROR, "rocrand_set_offset",
+                           f"{g.rng_type.name} cannot start at an offset; use a different "
+                           "seed, or a generator with offsets (e.g. PHILOX4_32_10)")
     g.offset, g.engine = int(offset) & 0xFFFFFFFFFFFFFFFF, None
 
 
@@ -148,6 +147,10 @@ def rocrand_set_ordering(generator: Any, order: Any) -> None:
     allowed = (201,) if g.quasi else PSEUDO_ORDERINGS
     if g.kind.rng_type == 404 and not g.quasi:
         allowed = (100, 101, 103, 104)  # philox4x32_10.hpp: no SEEDED ordering
+    if g.kind.rng_type == 407 and not g.quasi:
+        allowed = (100, 101, 103)  # mt19937.hpp: default, best, legacy
+    if g.kind.rng_type == 403 and not g.quasi:  # mtgp32.hpp: dynamic on the device only
+        allowed = (100, 101, 103) if g.host else (100, 101, 103, 104)
     if int(order) not in allowed:
         raise RocrandError(S.ROCRAND_STATUS_OUT_OF_RANGE, "rocrand_set_ordering",
                            f"order={int(order)} is not supported by {g.rng_type.name}; "
@@ -179,11 +182,16 @@ def _arch(g: rocrand_generator) -> str:
     return get_system().devices[get_system().current_ordinal].spec.gcn_arch_name
 
 
-def _engine(g: rocrand_generator) -> Any:
+def _engine(g: rocrand_generator, function: str = "rocrand_initialize_generator") -> Any:
     if g.engine is None:
         if g.quasi:
             g.engine = QuasiEngine(g.kind, g.dimensions, g.offset)
         else:
+            if not g.host:  # rocRAND's init() frees and allocates its engines again
+                states.release(g.device_states)
+                g.device_states = None
+                g.device_states = states.hold(g.kind.rng_type, int(g.ordering), _arch(g),
+                                              function)
             g.engine = g.kind.make(g.seed, g.offset, int(g.ordering), _arch(g))
     return g.engine
 
@@ -199,6 +207,11 @@ def _config(g: rocrand_generator) -> tuple[int, int]:
     """(threads, blocks) of the generation kernel as rocRAND launches it."""
     if g.quasi:
         return 256, 4096 if g.kind.bits == 32 else 2048
+    if g.kind.rng_type == 403:
+        from gpusim.libs.rocrand import mtgp32
+        return mtgp32.THREADS, mtgp32.blocks(int(g.ordering), _arch(g))
+    if g.kind.rng_type == 407:
+        return 256, 256  # config_defaults.hpp (mt19937 has no dynamic ordering)
     if g.kind.pool:
         from gpusim.libs.rocrand import pool
         n = pool.engines(g.kind.rng_type, int(g.ordering), _arch(g))
@@ -260,7 +273,9 @@ def _generate(generator: Any, out: Any, n: int, dtype: Any, what: str, function:
     n = int(n)
     if what == "poisson":
         params["table"] = _poisson_table(g, params["lam"])
-    engine = _engine(g)  # bound now: a later set_seed/set_offset must not reach queued work
+    if dtype == np.float16:  # rocrand_common.h: half math in device code only
+        params["half_math"] = not g.host
+    engine = _engine(g, function)  # bound now: later settings must not reach queued work
     if g.quasi:
         run = lambda: _run_quasi(g, engine, view, n, what, params)  # noqa: E731
     else:
@@ -275,7 +290,10 @@ def _generate(generator: Any, out: Any, n: int, dtype: Any, what: str, function:
 def _run_pseudo(engine: Any, view: np.ndarray, n: int, width: int, per_group: int,
                 fill: Any) -> None:
     ngroups = -(-n // per_group)
-    words = engine.draw(ngroups, width)
+    if getattr(engine, "cut_tail", False):  # MTGP32 takes a cut last group from elsewhere
+        words = engine.draw(ngroups, width, n // per_group)
+    else:
+        words = engine.draw(ngroups, width)
     if n:
         fill(words, view)
 
@@ -290,4 +308,5 @@ def _run_quasi(g: rocrand_generator, engine: Any, view: np.ndarray, n: int, what
         dist.poisson_huge(u, view, params["lam"])
         return
     fill(g.kind, pts, what, view, mean=params.get("mean", 0.0),
-         stddev=params.get("stddev", 1.0), table=params.get("table"))
+         stddev=params.get("stddev", 1.0), table=params.get("table"),
+         half_math=params.get("half_math", False))

@@ -9,11 +9,14 @@ one number each: bits (64-bit: the high 32 bits for 32-bit outputs), uniform
 rocRAND's inverse-CDF approximation ``sqrt2 erfinv(2u - 1)``, log-normal its exp, Poisson
 by binary search in the CDF.
 
-Scrambled Sobol32 uses rocRAND's scrambled direction vectors and XORs each dimension's
-points with its scramble constant (``rocrand_scrambled_sobol32.h``). Those are random
-tables, not formulas; gpusim ships their first 64 dimensions (``data/``, from
-``rocrand_scrambled_sobol32_precomputed.bin`` and ``rocrand_scrambled_sobol32_constants.h``)
-and says so for more. Scrambled Sobol64's tables are not shipped (NotImplementedError).
+Scrambled Sobol32/64 use rocRAND's scrambled direction vectors and XOR each dimension's
+points with its scramble constant (``rocrand_scrambled_sobol{32,64}.h``). rocRAND's tools
+make both from fixed rules, which gpusim follows: the vectors are the Sobol vectors plus
+640000 (32-bit) or 1280000 (64-bit), wrapping (``tools/scrambled_sobol*_direction_vector_
+generator.cpp``: ``write_matrix_with_offset``), and the constants are the outputs of a
+default-seeded ``std::mt19937`` (``tools/scrambled_sobol*_constants_generator.cpp``;
+64-bit ones take two outputs, the first as the high word). The tests hold both against
+slices of rocRAND's shipped tables.
 
 >>> eng = QuasiEngine(QUASI[501], 1, 0)
 >>> [hex(int(v)) for v in eng.points(4)[0]]
@@ -23,13 +26,13 @@ and says so for more. Scrambled Sobol64's tables are not shipped (NotImplemented
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numba
 import numpy as np
 
 from gpusim.libs.rocrand import distributions as dist
-from gpusim.libs.rocrand import sobol_vectors
+from gpusim.libs.rocrand import half, sobol_vectors
+from gpusim.libs.rocrand.mt19937 import genrand
 
 
 @dataclass(frozen=True)
@@ -43,8 +46,17 @@ class QuasiKind:
 
 
 QUASI = {501: QuasiKind(501, "sobol32", 32), 504: QuasiKind(504, "sobol64", 64),
-         502: QuasiKind(502, "scrambled_sobol32", 32, scrambled=True)}
-SCRAMBLED_SHIPPED = 64  # dimensions of rocRAND's scrambled Sobol32 tables in data/
+         502: QuasiKind(502, "scrambled_sobol32", 32, scrambled=True),
+         505: QuasiKind(505, "scrambled_sobol64", 64, scrambled=True)}
+SCRAMBLE_OFFSET = {32: 640000, 64: 1280000}  # added to every direction vector
+
+
+def scramble_constants(bits: int, dimensions: int) -> np.ndarray:
+    """The first ``dimensions`` constants of ``h_scrambled_sobol{32,64}_constants``."""
+    if bits == 32:
+        return genrand(5489, dimensions)
+    w = genrand(5489, 2 * dimensions).astype(np.uint64)
+    return (w[0::2] << np.uint64(32)) | w[1::2]
 QUASI[500] = QUASI[501]  # ROCRAND_RNG_QUASI_DEFAULT is Sobol32 (rocrand.cpp)
 
 
@@ -75,18 +87,11 @@ class QuasiEngine:
     def __init__(self, kind: QuasiKind, dimensions: int, offset: int):
         self.kind, self.offset = kind, offset
         self.constants = None
+        self.vectors = (sobol_vectors.vectors32 if kind.bits == 32
+                        else sobol_vectors.vectors64)(dimensions)
         if kind.scrambled:
-            if dimensions > SCRAMBLED_SHIPPED:
-                raise NotImplementedError(
-                    f"scrambled Sobol32 with {dimensions} dimensions: gpusim ships the first "
-                    f"{SCRAMBLED_SHIPPED} of rocRAND's scrambled tables; use at most "
-                    f"{SCRAMBLED_SHIPPED} or ROCRAND_RNG_QUASI_SOBOL32")
-            with np.load(Path(__file__).parent / "data" / "scrambled_sobol32_64.npz") as z:
-                self.vectors = z["vectors"][:dimensions]
-                self.constants = z["constants"][:dimensions].reshape(-1, 1)
-        else:
-            self.vectors = (sobol_vectors.vectors32 if kind.bits == 32
-                            else sobol_vectors.vectors64)(dimensions)
+            self.vectors = self.vectors + self.vectors.dtype.type(SCRAMBLE_OFFSET[kind.bits])
+            self.constants = scramble_constants(kind.bits, dimensions).reshape(-1, 1)
 
     def points(self, m: int) -> np.ndarray:
         """(D, m) points from the current offset; moves the offset on by m."""
@@ -99,8 +104,12 @@ class QuasiEngine:
 
 
 def fill(kind: QuasiKind, points: np.ndarray, what: str, out: np.ndarray, *,
-         mean: float = 0.0, stddev: float = 1.0, table: tuple | None = None) -> None:
+         mean: float = 0.0, stddev: float = 1.0, table: tuple | None = None,
+         half_math: bool = False) -> None:
     """Map the (D, m) ``points`` into ``out`` (dimension-major) as ``what``."""
+    if out.dtype == np.float16:
+        half.quasi(points, kind.bits, what, out, mean=mean, stddev=stddev, half_math=half_math)
+        return
     v = points.reshape(-1)
     hi32 = (v >> np.uint64(32)).astype(np.uint32) if kind.bits == 64 else v
     if what == "bits":

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gpusim.libs.rocrand import distributions as dist
+from gpusim.libs.rocrand import half
 
 
 def _copy(words: np.ndarray, out: np.ndarray) -> None:
@@ -35,11 +36,16 @@ def _uniform_double64(words: np.ndarray, out: np.ndarray) -> None:
 
 def plan(family: str, what: str, dtype: np.dtype, *, mean: float = 0.0, stddev: float = 1.0,
          norm: float = 0.0, uint_norm: float = 0.0, table: tuple | None = None,
-         lam: float = 0.0, narrow_double: bool = False) -> tuple[int, int, Callable]:
+         lam: float = 0.0, narrow_double: bool = False,
+         half_math: bool = False) -> tuple[int, int, Callable]:
     """(words per group, outputs per group, fill) for ``what`` in uniform/normal/log_normal/
     bits/poisson and output ``dtype``; ``norm``/``uint_norm`` for the MRG family;
-    ``narrow_double``: ThreeFry2x32's doubles take one word each (inverse CDF)."""
+    ``narrow_double``: ThreeFry2x32's doubles take one word each (inverse CDF);
+    float16 outputs (``half_math``: a device generator's half arithmetic) see half.py."""
     dtype = np.dtype(dtype)
+    if dtype == np.float16:
+        return half.plan(family, what, mean=mean, stddev=stddev, uint_norm=uint_norm,
+                         half_math=half_math)
     wide = 2 if family == "std64" else 1
     log = what == "log_normal"
     if what == "bits":  # rocrand_generate, _char, _short, _long_long: raw bits

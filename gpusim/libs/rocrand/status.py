@@ -5,6 +5,16 @@ Values from rocRAND 3.2.0 ``library/include/rocrand/rocrand.h`` (github.com/ROCm
 500-505; 503 is not used), ``rocrand_ordering`` (pseudo 100-104, quasi 201) and
 ``rocrand_direction_vector_set`` (101-104).
 
+Where each status comes from here: NOT_CREATED (a destroyed or foreign generator),
+TYPE_ERROR (bad rng type, 64-bit output from a 32-bit generator, offsets of MTGP32 and
+MT19937, seeds and dimensions of the wrong kind), OUT_OF_RANGE (orderings, dimensions,
+lambda), LENGTH_NOT_MULTIPLE (quasi-random lengths), LAUNCH_FAILURE (an output that is
+not device memory), ALLOCATION_FAILED (no device memory for MT19937's or MTGP32's engines;
+states.py). rocRAND 3.2.0 never returns VERSION_MISMATCH or DOUBLE_PRECISION_REQUIRED
+(declared for cuRAND compatibility: ``git grep`` finds them only in ``rocrand.h`` and the
+Fortran module), and returns INTERNAL_ERROR only when a HIP call inside it fails
+(``hipGetDevice`` for the config, a memcpy), which the emulated runtime does not do.
+
 >>> rocrand_rng_type.ROCRAND_RNG_PSEUDO_PHILOX4_32_10.value
 404
 >>> err = RocrandError(105, "rocrand_generate", "n=7 is not a multiple of 2 dimensions")
