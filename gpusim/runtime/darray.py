@@ -158,16 +158,35 @@ class DeviceArray:
         return DeviceArray(view.shape, view.dtype, view.strides, self._alloc, offset, self._owner)
 
     def __getitem__(self, key: Any) -> Any:
-        """Slices give device views; a single element is copied to the host."""
-        view = self.device_view()[key]
+        """Slices give device views; a single element is copied to the host.
+
+        The element copy is synchronous and ordered on the null stream, as in numba.cuda
+        and HIP (hipMemcpy): it waits for work queued before it, so ``d[0]`` after a
+        launch reads what the kernel wrote.
+        """
+        src = self.device_view()
+        view = src[key]
         if isinstance(view, np.ndarray):
             return self._wrap(view)
-        return view
+        out = np.empty((), self.dtype)
+        self._submit(lambda: out.__setitem__((), src[key]), "getitem", "DtoH", None, 0,
+                     nbytes=self.itemsize)
+        return out[()]
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        """Copy ``value`` into ``self[key]``: synchronous and ordered on the null stream,
+        so a kernel queued before it still sees the old value (numba.cuda, hipMemcpy)."""
+        dst = self.device_view()
+        nbytes = dst[key].nbytes if isinstance(dst[key], np.ndarray) else self.itemsize
         if isinstance(value, DeviceArray):
-            value = value.device_view()
-        self.device_view()[key] = value
+            src = value.device_view()
+            direction = "DtoD" if value.device == self.device else "PtoP"
+            self._submit(lambda: dst.__setitem__(key, src), "setitem", direction, None, 0,
+                         nbytes=nbytes)
+            return
+        host = np.array(value, copy=True)  # taken now: the caller may change it next line
+        self._submit(lambda: dst.__setitem__(key, host), "setitem", "HtoD", host, 0,
+                     nbytes=nbytes)
 
     def reshape(self, *shape: Any) -> DeviceArray:
         """A view with a new shape (contiguous arrays only, as numba.cuda)."""
@@ -208,12 +227,13 @@ class DeviceArray:
         self._submit(lambda: np.copyto(dst, src), "copy_to_device", direction, host, stream)
 
     def _submit(self, run: Any, name: str, direction: str, host: np.ndarray | None,
-                stream: Any) -> None:
+                stream: Any, nbytes: int | None = None) -> None:
         from gpusim.runtime.pointers import is_pinned
 
         pinned = host is not None and is_pinned(host)
+        nbytes = self.nbytes if nbytes is None else nbytes
         op = streams.enqueue(stream, run, name=name, kind=direction,
-                             info={"bytes": self.nbytes, "pinned": pinned,
+                             info={"bytes": nbytes, "pinned": pinned,
                                    "src_device": None if direction == "HtoD" else self.device,
                                    "dst_device": None if direction == "DtoH" else self.device})
         if stream in (0, None) or (host is not None and not pinned):

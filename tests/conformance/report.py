@@ -29,8 +29,10 @@ def cause_group(record: dict) -> str:
     """A failure's cause with kernel names, places and numbers blanked, so failures with
     one root cause fall in one group."""
     cause = record["cause"] or record["status"]
-    cause = re.sub(r"kernel '[^']*', line \d+, column \d+ \([^)]*\): ", "", cause)
-    cause = re.sub(r"'[^']*'", "'…'", cause)
+    cause = re.sub(r"kernel '[^']*', line \d+, column \d+ \([^)]*\)(, in device function "
+                   r"'[^']*')?: ", "", cause)
+    cause = re.sub(r"(kernel|function) '[^']*'", r"\1 '…'", cause)
+    cause = re.sub(r" \(/[^)]*\)|\([\w.]+\.py, ", "(", cause)  # file paths
     cause = re.sub(r"\b\d+\b", "N", cause)
     return cause[:160]
 

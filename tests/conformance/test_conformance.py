@@ -48,8 +48,10 @@ def test_shim_swaps_numba_cuda_for_the_facade():
 
 
 def test_failures_with_one_cause_group_together():
-    a = {"cause": "KernelCompileError: kernel 'f', line 3, column 9 (x.py): tuple 'a' of 2",
+    a = {"cause": "KernelCompileError: kernel 'f', line 3, column 9 (/a/x.py): tuple 'a' of 2",
          "status": "error"}
-    b = {"cause": "KernelCompileError: kernel 'g', line 7, column 1 (y.py): tuple 'b' of 4",
+    b = {"cause": "KernelCompileError: kernel 'g', line 7, column 1 (/b/y.py): tuple 'a' of 4",
          "status": "error"}
-    assert cause_group(a) == cause_group(b) == "KernelCompileError: tuple '…' of N"
+    c = dict(a, cause=a["cause"].replace("'a'", "'b'"))
+    assert cause_group(a) == cause_group(b) == "KernelCompileError: tuple 'a' of N"
+    assert cause_group(c) != cause_group(a)  # the name that is missing is the cause
