@@ -21,7 +21,7 @@ import sys
 import types
 
 # submodule names numba's tests import that gpusim.cuda provides under the same name
-FACADE_SUBMODULES = ("random", "libdevice", "fp16", "cg")
+FACADE_SUBMODULES = ("random", "libdevice", "fp16", "cg", "args")
 
 
 def install(mode: str) -> None:
