@@ -7,6 +7,10 @@ exactly as it does for numba's own simulator -- imports numba's test infrastruct
 (``numba.cuda.testing``, the test packages), and only then swaps the module the tests
 reach as ``numba.cuda`` / ``from numba import cuda`` for one whose names are gpusim's.
 
+One simulator skip is not applied on gpusim: numba's simulator skips every doc_examples
+test because they import numba.cuda inside the test (``SIMULATOR_ONLY_SKIP``); the report
+counts those separately, as documentation examples the simulator cannot run.
+
 What the tests still get from numba: ``numba.cuda.testing`` (test cases, skip helpers),
 the test packages themselves, and submodules gpusim does not provide (they are imported
 from numba's files, and see the facade as ``numba.cuda``) -- except the API submodules in
@@ -24,10 +28,17 @@ import types
 FACADE_SUBMODULES = ("random", "libdevice", "fp16", "cg", "args")
 
 
+_installed: list[str] = []
+
+
 def install(mode: str) -> None:
-    """Prepare this process to run numba's CUDA tests on ``mode`` ("gpusim" or "numba")."""
+    """Prepare this process to run numba's CUDA tests on ``mode`` ("gpusim" or "numba");
+    a second call for the same mode (sitecustomize did it already) does nothing."""
+    if _installed == [mode]:
+        return
     if "numba" in sys.modules:
         raise RuntimeError("shim.install must run before numba is imported")
+    _installed.append(mode)
     os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
     import numba
     import numba.cuda
@@ -40,6 +51,12 @@ def install(mode: str) -> None:
     if mode != "gpusim":
         raise ValueError(f"mode must be 'gpusim' or 'numba', not {mode!r}")
     from gpusim import cuda as facade
+    from tests.conformance.exclusions import SIMULATOR_ONLY_SKIP
+
+    testing = sys.modules["numba.cuda.testing"]
+    simulator_skip = testing.skip_on_cudasim
+    testing.skip_on_cudasim = lambda reason: (
+        (lambda test: test) if reason == SIMULATOR_ONLY_SKIP else simulator_skip(reason))
 
     real = sys.modules["numba.cuda"]
     shim = types.ModuleType("numba.cuda", facade.__doc__)

@@ -31,8 +31,7 @@ def test_pass_count_never_below_floor():
 def test_shim_swaps_numba_cuda_for_the_facade():
     """The runner really tests gpusim: tests importing numba.cuda get gpusim's names,
     numba's test infrastructure and simulator skip decisions stay numba's."""
-    probe = (
-        "from tests.conformance import shim; shim.install('gpusim')\n"
+    probe = (  # no explicit install: every process of a run gets it (site/sitecustomize)
         "import numba, gpusim.cuda\n"
         "from numba import cuda\n"
         "import numba.cuda as cuda2\n"
@@ -42,7 +41,7 @@ def test_shim_swaps_numba_cuda_for_the_facade():
         "assert config.ENABLE_CUDASIM\n"
         "assert CUDATestCase.__module__ == 'numba.cuda.testing'\n"
         "print('ok')\n")
-    out = subprocess.run([sys.executable, "-c", probe], env=_child_env(), cwd=ROOT,
+    out = subprocess.run([sys.executable, "-c", probe], env=_child_env("gpusim"), cwd=ROOT,
                          capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
 
