@@ -66,10 +66,8 @@ def install(mode: str) -> None:
     for name in ("testing", "tests", "cudadrv", "simulator"):  # infrastructure, not API
         if name in vars(real) and name not in vars(shim):
             setattr(shim, name, getattr(real, name))
-    for name in FACADE_SUBMODULES:
-        sub = sys.modules.get(f"{facade.__name__}.{name}")
-        if sub is None and isinstance(getattr(facade, name, None), types.ModuleType):
-            sub = getattr(facade, name)
+    for name in FACADE_SUBMODULES:  # a submodule, or a namespace object of that name
+        sub = sys.modules.get(f"{facade.__name__}.{name}", getattr(facade, name, None))
         # None: importing numba's own file (simulator code) instead fails as ImportError
         sys.modules[f"numba.cuda.{name}"] = sub
     sys.modules["numba.cuda"] = shim

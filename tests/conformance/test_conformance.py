@@ -54,3 +54,13 @@ def test_failures_with_one_cause_group_together():
     c = dict(a, cause=a["cause"].replace("'a'", "'b'"))
     assert cause_group(a) == cause_group(b) == "KernelCompileError: tuple 'a' of N"
     assert cause_group(c) != cause_group(a)  # the name that is missing is the cause
+
+
+def test_runner_survives_hangs_and_crashes_and_records_each_test():
+    case = "tests.conformance.fixture_cases.Misbehaving."
+    names = ["test_passes", "test_hangs", "test_kills_the_interpreter", "test_fails",
+             "test_passes_after_the_others"]
+    results = run_ids("numba", [case + n for n in names], timeout=5)
+    assert [results[case + n]["status"] for n in names] == [
+        "pass", "timeout", "crash", "fail", "pass"]
+    assert results[case + "test_fails"]["cause"].startswith("AssertionError: 1 != 2")
