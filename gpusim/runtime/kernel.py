@@ -39,6 +39,7 @@ from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.runtime import kernel_trace
 from gpusim.runtime.kernel_args import check_alive, device_values, stage
 from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_resources
+from gpusim.runtime.launch_config import LaunchConfigError, Specialized, check_dims
 from gpusim.runtime.managed import ManagedArray
 from gpusim.runtime.streams import enqueue
 from gpusim.runtime.system import current_device
@@ -72,23 +73,29 @@ class Kernel:
         self.check = check
         self.specializations: list[CompiledKernel] = []
         self.last_launch: tuple | None = None  # (device name, grid, block) of the last launch
+        # numba.cuda's Dispatcher.extensions: objects whose prepare_args(ty, val, stream=,
+        # retr=) may replace each argument before a launch (e.g. wrap it in cuda.In)
+        self.extensions: list[Any] = []
 
     def __repr__(self) -> str:
         return f"<gpusim kernel {self.__name__}>"
 
     def __call__(self, *args: Any) -> None:
-        raise HipError(hipError_t.hipErrorMissingConfiguration,
-                       f"kernel '{self.__name__}' needs a launch configuration: "
-                       f"{self.__name__}[blocks, threads_per_block](...)")
+        raise LaunchConfigError(hipError_t.hipErrorMissingConfiguration,
+                                f"Kernel launch configuration was not specified: kernel "
+                                f"'{self.__name__}' is launched as "
+                                f"{self.__name__}[blocks, threads_per_block](...)")
 
     def __getitem__(self, config: Any) -> Callable[..., None]:
         """``kernel[grid, block]``, ``[grid, block, stream]``, ``[grid, block, stream, shared]``."""
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
-            raise HipError(hipError_t.hipErrorInvalidConfiguration,
+            raise LaunchConfigError(hipError_t.hipErrorInvalidConfiguration,
                            f"launch configuration of '{self.__name__}' must be [grid, block], "
                            "[grid, block, stream] or [grid, block, stream, shared_bytes], got "
                            f"{config!r}")
         grid, block = config[0], config[1]
+        check_dims(grid, "griddim")
+        check_dims(block, "blockdim")
         stream = config[2] if len(config) > 2 else 0
         shared = config[3] if len(config) > 3 else 0
 
@@ -96,8 +103,55 @@ class Kernel:
             self.launch(grid, block, args, stream=stream, shared_bytes=shared)
         return configured
 
-    def specialize(self, *args: Any) -> CompiledKernel:
-        """Compile for these arguments on the current device (without running).
+    def forall(self, ntasks: int, tpb: int = 0, stream: Any = 0, sharedmem: int = 0
+               ) -> Callable[..., None]:
+        """numba.cuda's 1-d launch for ``ntasks`` tasks (one thread each, the kernel checks
+        ``cuda.grid(1) < ntasks``): ``tpb`` threads per block, or 256 when 0 (numba asks
+        the CUDA occupancy calculator; 256 = 4 wavefronts is a common choice here).
+
+        >>> import numpy as np
+        >>> from gpusim.compile import lang as hip
+        >>> def inc(a):
+        ...     i = hip.grid(1)
+        ...     if i < a.size:
+        ...         a[i] += 1
+        >>> a = np.zeros(300)
+        >>> Kernel(inc).forall(a.size)(a)
+        >>> int(a.sum())
+        300
+        """
+        if ntasks < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
+        block = tpb or 256
+
+        def configured(*args: Any) -> None:
+            if ntasks:  # no work: no launch (a 0-block grid is an invalid configuration)
+                self.launch((ntasks + block - 1) // block, block, args, stream=stream,
+                            shared_bytes=sharedmem)
+        return configured
+
+    def _extended(self, args: tuple, stream: Any) -> tuple:
+        """``args`` after every extension's ``prepare_args`` (numba.cuda's protocol; the
+        numba type is given when numba can type the value, else None)."""
+        if not self.extensions:
+            return args
+        import numba
+
+        out, retr = [], []
+        for val in args:
+            try:
+                ty = numba.typeof(val)
+            except ValueError:
+                ty = None
+            for ext in self.extensions:
+                ty, val = ext.prepare_args(ty, val, stream=stream, retr=retr)
+            out.append(val)
+        return tuple(out)
+
+    def specialize(self, *args: Any) -> Specialized:
+        """Compile for these arguments on the current device (without running): the
+        compiled kernel (``.source``, ``.n_regions`` ...), which numba.cuda code can also
+        launch (``k.specialize(a, b)[grid, block](a, b)``).
 
         >>> import numpy as np
         >>> def k(out):
@@ -109,7 +163,7 @@ class Kernel:
         ck = specialize(self.py_func, views, current_device().spec.wave_size,
                         mode=config.launch_mode(self.check))
         self._remember(ck)
-        return ck
+        return Specialized(self, ck)
 
     def _remember(self, ck: CompiledKernel) -> None:
         """Keep ``ck`` as the most recent specialization (what ``inspect_generated`` shows)."""
@@ -123,7 +177,7 @@ class Kernel:
         names. (``specialize(...).source`` is the whole module numba compiles.)
         """
         if args:
-            return listing(self.specialize(*args).source,
+            return listing(self.specialize(*args).compiled.source,
                            device=_device_label(current_device().spec))
         if not self.specializations:
             raise HipError(hipError_t.hipErrorInvalidDeviceFunction,
@@ -160,6 +214,7 @@ class Kernel:
         run when the stream reaches it."""
         device = current_device()
         spec = device.spec
+        args = self._extended(args, stream)
         staged = stage(self, args, stream, device.ordinal)
         # config.launch_mode: the checked path, else a trace for profile(memory=True)
         traced = kernel_trace.tracing_requested()
