@@ -68,6 +68,7 @@ class TraceLimits:
 
 
 LIMITS = TraceLimits()
+SPAN = 16  # consecutive work-groups per run of a spread sample (plan_spans)
 _variants: dict[tuple, CompiledKernel] = {}
 _lock = threading.Lock()
 _buffers: list[np.ndarray] = []  # the event buffers, kept between launches
@@ -121,19 +122,22 @@ class Tracer:
     NumPy array without one is traced at its host address.
     """
 
-    def __init__(self, addresses: tuple | list | None = None, limits: TraceLimits | None = None):
+    def __init__(self, addresses: tuple | list | None = None, limits: TraceLimits | None = None,
+                 sample: int = 0):
         self.addresses = addresses
         self.limits = limits or LIMITS
-        self.planned = 0  # work-groups [0, planned) ran here; the fast path does the rest
-        # (0 and no result when the kernel could not be traced: it then runs untraced)
+        self.sample = sample  # 0: a prefix of the grid; n: about n work-groups spread over it
+        # work-groups [s, e) of each span ran here; the fast path does the rest (none ran
+        # here and no result when the kernel could not be traced: it then runs untraced)
+        self.spans: list[tuple[int, int]] = []
         self.result: TracedLaunch | None = None
 
     def run(self, ck: CompiledKernel, call_args: tuple, grid: tuple, block: tuple,
             dynamic_lds_bytes: int, device: Any) -> list[BaseException]:
-        """Run the first work-groups instrumented; returns the errors the worker raised.
+        """Run the traced work-groups instrumented; returns the errors the worker raised.
 
-        Work-group 0 runs alone first: its event count sizes the prefix that fits the
-        buffers (``planned``), which then runs in one call.
+        The first traced work-group runs alone first: its event count sizes how many more
+        fit the buffers (``spans``), which then run.
         """
         from gpusim.config import config
 
@@ -144,8 +148,10 @@ class Tracer:
             return []
         lim, nblocks = self.limits, math.prod(grid)
         nt, nuser = math.prod(block), len(ck.params)
-        most = min(nblocks, lim.max_workgroups)
-        tr = tracelib.buffers(0, nt, max(1, nuser), workgroups=most)
+        plan = (plan_spans(nblocks, self.sample, device.xcd_count) if self.sample
+                else [(0, min(nblocks, lim.max_workgroups))])
+        # the trace variant files work-group b's events under tr[5][b], tr[6][b]
+        tr = tracelib.buffers(0, nt, max(1, nuser), workgroups=plan[-1][1])
         tr = (*_event_buffers(lim.max_events), *tr[2:])  # reused: no page faults each time
         tr[4][:nuser] = [self._address(k, a) for k, a in enumerate(call_args[:nuser])]
         ctl = call_args[nuser + len(ck.const_arrays) + 1]  # after (..., lp)
@@ -153,19 +159,27 @@ class Tracer:
         def body() -> None:
             ws = tk.workspace(nt, dynamic_lds_bytes)
             extra = (ws,) if ws else ()
-            tk.run(0, 1, *call_args, tr, *extra)
+            b0 = plan[0][0]
+            tk.run(b0, b0 + 1, *call_args, tr, *extra)
             first = max(1, int(tr[2][0]))
-            self.planned = min(most, 1 + max(0, lim.max_events - first) // first)
-            if self.planned > 1 and ctl[0] == 0:
-                tk.run(1, self.planned, *call_args, tr, *extra)
+            self.spans = _fit(plan, 1 + max(0, lim.max_events - first) // first)
+            for k, (s, e) in enumerate(self.spans):
+                if ctl[0] != 0:
+                    break
+                tk.run(s + 1 if k == 0 else s, e, *call_args, tr, *extra)
             tracelib.finish(tr, tk.wave_size)
 
-        self.planned = 1
+        self.spans = [(plan[0][0], plan[0][0] + 1)]
         with _buffer_lock:
             errors = run_workers(body, ctl, 1, config.watchdog_seconds)
             if not errors:
                 self.result = self._build(tk, tr, grid, block, device.wave_size)
         return errors
+
+    @property
+    def planned(self) -> int:
+        """How many work-groups ran instrumented."""
+        return sum(e - s for s, e in self.spans)
 
     def _address(self, k: int, arg: Any) -> int:
         if self.addresses is not None and k < len(self.addresses) and self.addresses[k]:
@@ -176,7 +190,8 @@ class Tracer:
                wave_size: int) -> TracedLaunch:
         """The Trace of the work-groups whose events all fit (at least part of the first)."""
         lim = self.limits
-        ends = tr[5][1:self.planned + 1]
+        ids = np.concatenate([np.arange(s, e, dtype=np.int64) for s, e in self.spans])
+        ends = np.append(tr[5][ids[1:]], tr[2][0])  # a work-group ends where the next starts
         kept = int(np.argmin(ends <= lim.max_events)) if ends[-1] > lim.max_events else len(ends)
         truncated = kept == 0
         n = lim.max_events if truncated else int(ends[kept - 1])
@@ -185,7 +200,7 @@ class Tracer:
         sites = dict(tk.ir.trace_sites)
         nsite = max(sites, default=-1) + 1
         row_of, row_sk, row_wave, row_first = assign_rows(keys, wave_size, nsite)
-        wg = np.searchsorted(tr[5][1:kept + 1], row_first, side="right").astype(np.int64)
+        wg = np.searchsorted(ends[:kept], row_first, side="right").astype(np.int64)
         nrows = len(row_sk)
         if nrows > lim.max_rows:  # keep whole work-groups while they fit
             over = int(wg[lim.max_rows])  # the work-group that does not
@@ -196,16 +211,48 @@ class Tracer:
         table, active = rows_to_arrays(row_of, keys, addr, nrows, wave_size)
         site = (row_sk[:nrows] >> 2).astype(np.int32)
         info = LaunchInfo(grid, block, wave_size, sampled=kept < math.prod(grid) or truncated,
-                          sampled_workgroups=np.arange(kept, dtype=np.int64), kernel=tk.name)
+                          sampled_workgroups=ids[:kept], kernel=tk.name)
         nbytes, space = np.zeros(nsite, np.int32), np.zeros(nsite, np.int8)
         for s, t in sites.items():
             nbytes[s], space[s] = t.bytes, LDS if t.space == "shared" else GLOBAL
-        wg = wg[:nrows]
+        wg = ids[wg[:nrows]]  # the work-groups' ids in the grid
         trace = Trace(table, active, nbytes[site], (row_sk[:nrows] & 3).astype(np.int8),
                       space[site], site, wg * info.waves_per_workgroup + row_wave[:nrows], wg,
                       info, {s: Site(t.line, t.text) for s, t in sites.items()})
-        counts = _instruction_counts(trace, tr[6][:kept].sum(axis=0), info)
+        counts = _instruction_counts(trace, tr[6][ids[:kept]].sum(axis=0), info)
         return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated)
+
+
+def plan_spans(nblocks: int, sample: int, xcds: int = 1) -> list[tuple[int, int]]:
+    """About ``sample`` work-groups spread over a grid of ``nblocks``: runs of ``SPAN``
+    consecutive ones (neighbours share cache lines, as on hardware; a multiple of the
+    XCD count, so every XCD gets its share), the k-th at k x (nblocks / runs) plus k x 3
+    runs: the extra offset keeps the runs from sampling the same place of a pattern
+    that repeats every power-of-two number of work-groups (a strided copy's passes).
+
+    >>> plan_spans(100, 128)
+    [(0, 100)]
+    >>> plan_spans(4096, 64)
+    [(0, 16), (1072, 1088), (2144, 2160), (3216, 3232)]
+    """
+    if nblocks <= sample:
+        return [(0, nblocks)]
+    span = max(xcds, SPAN // xcds * xcds)
+    runs = max(1, sample // span)
+    step = nblocks // runs
+    starts = [min(k * step + 3 * k * span, nblocks - span) for k in range(runs)]
+    return [(s, s + span) for s in sorted(set(starts))]
+
+
+def _fit(plan: list[tuple[int, int]], most: int) -> list[tuple[int, int]]:
+    """The first ``most`` work-groups of ``plan`` (the event buffers' room)."""
+    out = []
+    for s, e in plan:
+        if most <= 0:
+            break
+        out.append((s, min(e, s + most)))
+        most -= out[-1][1] - s
+    return out
 
 
 def _instruction_counts(trace: Trace, traced: np.ndarray, info: LaunchInfo) -> InstructionCounts:

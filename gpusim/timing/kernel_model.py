@@ -11,7 +11,9 @@ plus the launch cost, and ``breakdown["bound"]`` names it (docs/timing_model.md)
     L2       L2 bytes / (B/clk/channel x channels x active XCDs)
     MALL     Infinity Cache bytes / its peak bandwidth
     HBM      HBM bytes / memory bandwidth
-    atomic   max(ops on the hottest word, atomic ops / L2 channels) clocks
+    atomic   the busiest L2 channel's atomic requests, each max(2, 3.5 x its lanes on
+             one word) clocks (fitted to the H200's reductions and histograms,
+             benchmarks/calibration; assumed for the AMD targets)
     latency  rounds x (issue + exposed latency) per wave, where rounds =
              ceil(waves / (active SIMDs x resident waves per SIMD)) and each wave waits
              (loads x average latency + LDS ops x LDS latency) / MLP clocks
@@ -34,6 +36,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from gpusim.devices import DeviceSpec
 from gpusim.memsim import GpuMemoryResult
@@ -75,6 +79,14 @@ class ArchRates:
     mall_gbs: float  # Infinity Cache peak, 0 without one
     latency_cycles: dict[str, int]  # vL1D, L2, MALL, HBM, LDS: load-to-use, unloaded
     sources: str
+    launch_s: float = KERNEL_LAUNCH_S  # the floor every kernel pays (costs.py)
+    # Atomics: an L2 channel performs one request (a wavefront's lanes on one line) in
+    # max(request cycles, lane cycles x its lanes on the busiest word); a channel holds
+    # the lines of every `interleave`-th block of addresses. Fitted to the H200's
+    # reductions and histograms (benchmarks/calibration); assumed for the AMD targets.
+    atomic_request_cycles: float = 2.0
+    atomic_lane_cycles: float = 3.5
+    l2_interleave_bytes: int = 256
 
 
 _CDNA_LAT = {"vL1D": 120, "L2": 250, "MALL": 450, "HBM": 750, "LDS": 64}
@@ -103,6 +115,22 @@ ARCH: dict[str, ArchRates] = {
         " Nov 2022, Infinity Fabric GCD-MCD bandwidth); L0 128 B/clk/CU and"
         " L2 64 B/clk/channel are model assumptions; latencies: " + LAT,
     ),
+    "sm_90": ArchRates(
+        32,
+        128,
+        64,
+        128,
+        0.0,
+        {"vL1D": 40, "L2": 260, "MALL": 260, "HBM": 650, "LDS": 30},
+        "calibration target (h200): a warp instruction issues in one clock on an SM"
+        " sub-partition's 32 FP32 lanes (NVIDIA H100 architecture white paper); L1/L2"
+        " rates as in the h200 profile; latencies: order of magnitude of Chips and Cheese,"
+        " 'Nvidia's H100: Funny L2, and Tons of Bandwidth' (2023), pointer chasing;"
+        " launch floor 35 us: measured, a 12 MiB vector add timed with CUDA events"
+        " around a numba-cuda launch takes 42 us (benchmarks/calibration)",
+        launch_s=35e-6,
+        l2_interleave_bytes=4096,
+    ),
 }
 
 
@@ -125,7 +153,7 @@ def kernel_time(
     occupancy: int | Occupancy,
     workgroups: int,
     mlp: float = MLP,
-    launch_s: float = KERNEL_LAUNCH_S,
+    launch_s: float | None = None,
 ) -> tuple[float, dict[str, float | str]]:
     """Modeled seconds of one kernel and the breakdown (module docstring).
 
@@ -134,6 +162,7 @@ def kernel_time(
     ``occupancy``: waves per SIMD, or an ``Occupancy``; ``workgroups``: in the launch.
     """
     arch = rates_for(spec)
+    launch_s = arch.launch_s if launch_s is None else launch_s
     f = spec.clock_mhz * 1e6
     waves = max(1, counts.waves)
     occ = int(getattr(occupancy, "waves_per_simd", occupancy))
@@ -160,14 +189,8 @@ def kernel_time(
     if spec.has_infinity_cache and arch.mall_gbs:
         times["MALL"] = level_bytes["MALL"] / (arch.mall_gbs * GB)
     if memory is not None and memory.atomic_lane_ops:
-        s = memory.scale
-        times["atomic"] = (
-            max(
-                memory.atomic_hottest_line_ops * s,
-                memory.atomic_lane_ops * s / (spec.l2_channels * active_xcds),
-            )
-            / f
-        )
+        # the busiest line serialises its requests; all lines share the L2 channels
+        times["atomic"] = memory.scale * _atomic_cycles(spec, arch, memory) / f
     # Latency exposure: per wave, issue + the loads' and LDS ops' latency it must wait.
     lat = arch.latency_cycles
     avg = _average_latency(lat, hit, spec.has_infinity_cache)
@@ -222,6 +245,14 @@ def _traffic(
     if "MALL" in lv:
         hit["MALL"] = lv["MALL"]["hit_rate"]
     return out, hit
+
+
+def _atomic_cycles(spec: DeviceSpec, arch: ArchRates, m: GpuMemoryResult) -> float:
+    """Clocks of the busiest L2 channel's atomic requests (traced ones, unscaled)."""
+    req = m.atomic_requests
+    channel = (req[:, 0] // arch.l2_interleave_bytes) % (spec.l2_channels * spec.xcd_count)
+    cost = np.maximum(arch.atomic_request_cycles, arch.atomic_lane_cycles * req[:, 1])
+    return float(np.bincount(channel, weights=cost).max(initial=0.0))
 
 
 def _average_latency(lat: dict[str, int], hit: dict[str, float], mall: bool) -> float:
