@@ -110,7 +110,7 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
     with _lock:  # one model per scaled machine, cold for every kernel
         model = _models.get(small)
         if model is None:
-            model = _models[small] = GpuMemoryModel(small, hash_sets=True)
+            model = _models[small] = GpuMemoryModel(small, hash_sets=True, sectors=True)
         model.reset()
         mem = model.run(traced.trace, workgroups_per_cu=max(1, occ.workgroups_per_cu))
     seconds, breakdown = kernel_time(spec, traced.counts, mem,

@@ -2,10 +2,14 @@
 
 ::
 
-    launch(ck, ..., tracer=Tracer(addresses))
-      blocks [0, plan)      trace variant (mode "trace"), one work-group per call, on
-                            one host thread: lane events + per-thread counters (tracelib)
-      blocks [plan, grid)   the fast path, on every core, as without tracing
+    launch(ck, ..., tracer=Tracer(addresses, sample=0))
+      traced work-groups    trace variant (mode "trace"): a prefix of the grid, or with
+                            ``sample=n`` about n spread over it (``plan_spans``); the
+                            first alone (it sizes what fits), then the rest split over
+                            the host's cores, each worker with its own share of the
+                            event buffers (``_split``, ``_merge``): lane events +
+                            per-thread counters (tracelib)
+      the other blocks      the fast path, on every core, as without tracing
     tracer.result -> TracedLaunch: the Trace (trace_rows.py), InstructionCounts for the
                      whole launch, which work-groups were traced
 
@@ -52,7 +56,7 @@ import numpy as np
 from gpusim.compile import CompiledKernel, compile_kernel
 from gpusim.compile import trace as tracelib
 from gpusim.engine.trace_rows import assign_rows, rows_to_arrays
-from gpusim.engine.workers import run_workers
+from gpusim.engine.workers import host_cores, run_workers
 from gpusim.errors import KernelCompileError
 from gpusim.memsim.counters import InstructionCounts
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, LaunchInfo, Site, Trace
@@ -134,10 +138,10 @@ class Tracer:
 
     def run(self, ck: CompiledKernel, call_args: tuple, grid: tuple, block: tuple,
             dynamic_lds_bytes: int, device: Any) -> list[BaseException]:
-        """Run the traced work-groups instrumented; returns the errors the worker raised.
+        """Run the traced work-groups instrumented; returns the errors the workers raised.
 
         The first traced work-group runs alone first: its event count sizes how many more
-        fit the buffers (``spans``), which then run.
+        fit the buffers (``spans``), which then run on the host's cores.
         """
         from gpusim.config import config
 
@@ -150,30 +154,58 @@ class Tracer:
         nt, nuser = math.prod(block), len(ck.params)
         plan = (plan_spans(nblocks, self.sample, device.xcd_count) if self.sample
                 else [(0, min(nblocks, lim.max_workgroups))])
-        # the trace variant files work-group b's events under tr[5][b], tr[6][b]
-        tr = tracelib.buffers(0, nt, max(1, nuser), workgroups=plan[-1][1])
-        tr = (*_event_buffers(lim.max_events), *tr[2:])  # reused: no page faults each time
-        tr[4][:nuser] = [self._address(k, a) for k, a in enumerate(call_args[:nuser])]
+        events, keys = _event_buffers(lim.max_events)  # reused: no page faults each time
+        addresses = np.array([self._address(k, a) for k, a in enumerate(call_args[:nuser])]
+                             + [0] * (nuser == 0), np.int64)
         ctl = call_args[nuser + len(ck.const_arrays) + 1]  # after (..., lp)
+        parts: list[tuple[tuple, list[tuple[int, int]]]] = []  # (buffers, spans) per worker
 
-        def body() -> None:
+        def buffers(lo: int, hi: int) -> tuple:
+            # the trace variant files work-group b's events under tr[5][b], tr[6][b]
+            tr = tracelib.buffers(0, nt, len(addresses), workgroups=plan[-1][1])
+            return (events[lo:hi], keys[lo:hi], tr[2], tr[3], addresses, *tr[5:])
+
+        def run_spans(tr: tuple, spans: list[tuple[int, int]]) -> None:
             ws = tk.workspace(nt, dynamic_lds_bytes)
             extra = (ws,) if ws else ()
-            b0 = plan[0][0]
-            tk.run(b0, b0 + 1, *call_args, tr, *extra)
-            first = max(1, int(tr[2][0]))
-            self.spans = _fit(plan, 1 + max(0, lim.max_events - first) // first)
-            for k, (s, e) in enumerate(self.spans):
+            for s, e in spans:
                 if ctl[0] != 0:
                     break
-                tk.run(s + 1 if k == 0 else s, e, *call_args, tr, *extra)
+                tk.run(s, e, *call_args, tr, *extra)
             tracelib.finish(tr, tk.wave_size)
+
+        def first() -> None:  # alone: its event count sizes what fits
+            b0 = plan[0][0]
+            parts.append((buffers(0, lim.max_events), [(b0, b0 + 1)]))
+            ws = tk.workspace(nt, dynamic_lds_bytes)
+            tk.run(b0, b0 + 1, *call_args, parts[0][0], *((ws,) if ws else ()))
 
         self.spans = [(plan[0][0], plan[0][0] + 1)]
         with _buffer_lock:
-            errors = run_workers(body, ctl, 1, config.watchdog_seconds)
+            errors = run_workers(first, ctl, 1, config.watchdog_seconds)
+            if errors:
+                return errors
+            n0 = max(1, int(parts[0][0][2][0]))
+            self.spans = _fit(plan, 1 + max(0, lim.max_events - n0) // n0)
+            groups = _split(self.spans, host_cores() if config.parallel else 1)
+            groups[0][0] = (groups[0][0][0] + 1, groups[0][0][1])  # its first ran already
+            total = sum(e - s for s, e in self.spans)
+            edges = np.cumsum([0] + [sum(e - s for s, e in g) for g in groups]) * (
+                lim.max_events // total)
+            edges[-1] = lim.max_events
+            parts[0] = ((events[:edges[1]], keys[:edges[1]], *parts[0][0][2:]), groups[0])
+            parts += [(buffers(int(edges[k]), int(edges[k + 1])), g)
+                      for k, g in enumerate(groups) if k]
+            claims = iter(parts)  # next() is atomic under the GIL
+
+            def worker() -> None:
+                for tr, spans in iter(lambda: next(claims, None), None):
+                    run_spans(tr, spans)
+
+            errors = run_workers(worker, ctl, len(parts), config.watchdog_seconds)
             if not errors:
-                self.result = self._build(tk, tr, grid, block, device.wave_size)
+                self.result = self._build(tk, _merge(parts, self.spans[0][0]), grid, block,
+                                          device.wave_size)
         return errors
 
     @property
@@ -186,17 +218,12 @@ class Tracer:
             return int(self.addresses[k])
         return int(arg.ctypes.data) if isinstance(arg, np.ndarray) else 0
 
-    def _build(self, tk: CompiledKernel, tr: tuple, grid: tuple, block: tuple,
+    def _build(self, tk: CompiledKernel, merged: tuple, grid: tuple, block: tuple,
                wave_size: int) -> TracedLaunch:
         """The Trace of the work-groups whose events all fit (at least part of the first)."""
         lim = self.limits
-        ids = np.concatenate([np.arange(s, e, dtype=np.int64) for s, e in self.spans])
-        ends = np.append(tr[5][ids[1:]], tr[2][0])  # a work-group ends where the next starts
-        kept = int(np.argmin(ends <= lim.max_events)) if ends[-1] > lim.max_events else len(ends)
-        truncated = kept == 0
-        n = lim.max_events if truncated else int(ends[kept - 1])
-        kept = max(kept, 1)
-        keys, addr = tr[1][:n], tr[0][:n]
+        keys, addr, ids, ends, wg_counts, truncated = merged
+        kept = len(ids)
         sites = dict(tk.ir.trace_sites)
         nsite = max(sites, default=-1) + 1
         row_of, row_sk, row_wave, row_first = assign_rows(keys, wave_size, nsite)
@@ -219,7 +246,7 @@ class Tracer:
         trace = Trace(table, active, nbytes[site], (row_sk[:nrows] & 3).astype(np.int8),
                       space[site], site, wg * info.waves_per_workgroup + row_wave[:nrows], wg,
                       info, {s: Site(t.line, t.text) for s, t in sites.items()})
-        counts = _instruction_counts(trace, tr[6][ids[:kept]].sum(axis=0), info)
+        counts = _instruction_counts(trace, wg_counts[:kept].sum(axis=0), info)
         return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated)
 
 
@@ -242,6 +269,55 @@ def plan_spans(nblocks: int, sample: int, xcds: int = 1) -> list[tuple[int, int]
     step = nblocks // runs
     starts = [min(k * step + 3 * k * span, nblocks - span) for k in range(runs)]
     return [(s, s + span) for s in sorted(set(starts))]
+
+
+def _split(spans: list[tuple[int, int]], workers: int) -> list[list]:
+    """``spans`` cut into at most ``workers`` groups of about equal work-groups, in order.
+
+    >>> _split([(0, 10), (20, 30)], 4)
+    [[(0, 5)], [(5, 10)], [(20, 25)], [(25, 30)]]
+    """
+    total = sum(e - s for s, e in spans)
+    per = max(1, -(-total // workers))
+    groups: list[list] = [[]]
+    for s, e in spans:
+        while s < e:
+            room = per - sum(b - a for a, b in groups[-1])
+            if room == 0:
+                groups.append([])
+                continue
+            groups[-1].append((s, min(e, s + room)))
+            s = min(e, s + room)
+    return groups
+
+
+def _merge(parts: list[tuple[tuple, list]], b0: int) -> tuple:
+    """One event stream from the workers' buffers: (keys, addresses, ids of the kept
+    work-groups, their events' ends, their instruction counts, truncated). A worker keeps
+    its work-groups up to the first whose events overflowed its share of the buffers;
+    region instances are renumbered so that no two workers' share one."""
+    keys, addr, ids, ends, counts = [], [], [], [], []
+    n = ri = 0
+    for k, (tr, spans) in enumerate(parts):
+        blocks = np.concatenate([[b0] * (k == 0)] + [np.arange(s, e) for s, e in spans]
+                                ).astype(np.int64)
+        if not len(blocks):
+            continue
+        stop = np.append(tr[5][blocks[1:]], tr[2][0])
+        cap = tr[0].shape[0]
+        kept = int(np.argmin(stop <= cap)) if stop[-1] > cap else len(blocks)
+        if kept == 0 and not ids:  # the first work-group alone overflowed: keep part of it
+            return (tr[1][:cap].copy(), tr[0][:cap].copy(), blocks[:1], np.array([cap]),
+                    tr[6][blocks[:1]], True)
+        m = int(stop[kept - 1]) if kept else 0
+        keys.append(tr[1][:m] + (ri << (tracelib.THREAD_BITS + tracelib.SITE_KIND_BITS)))
+        addr.append(tr[0][:m])
+        ids.append(blocks[:kept])
+        ends.append(stop[:kept] + n)
+        counts.append(tr[6][blocks[:kept]])
+        n, ri = n + m, ri + int(tr[2][1]) + 1
+    return (np.concatenate(keys), np.concatenate(addr), np.concatenate(ids),
+            np.concatenate(ends), np.concatenate(counts), False)
 
 
 def _fit(plan: list[tuple[int, int]], most: int) -> list[tuple[int, int]]:

@@ -70,11 +70,13 @@ from gpusim.memsim.lru import access_batch, collect_dirty
 from gpusim.memsim.streams import LevelStream, outcomes
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, Trace
 
-# An L2 miss fetches the 32-byte sectors its request touched, not the whole line: NVIDIA
-# L2 lines are four 32 B sectors (CUDA C++ Programming Guide, 'Device Memory Accesses');
-# AMD's L2 issues 32 B and 64 B fabric reads (ROCm Compute Profiler docs, 'L2 cache':
-# TCC_EA0_RDREQ_32B / 64B). Capacity stays per line; sectors a later request wants
-# from a line already present count as hits (a simplification).
+# With ``sectors=True`` an L2 miss fetches the 32-byte sectors its request touched, not
+# the whole line: NVIDIA L2 lines are four 32 B sectors (CUDA C++ Programming Guide,
+# 'Device Memory Accesses'); AMD's L2 issues 32 B and 64 B fabric reads (ROCm Compute
+# Profiler docs, 'L2 cache': TCC_EA0_RDREQ_32B / 64B). Capacity stays per line, and the
+# sectors a later request wants from a line already present count as hits: read bytes
+# are then a lower bound (exact when each line's sectors are wanted together, as in
+# strided and coalesced access). The default timing model uses it; full traces do not.
 DRAM_SECTOR = 32
 
 
@@ -126,10 +128,11 @@ class GpuMemoryModel:
 
     def __init__(
         self, spec: DeviceSpec | str, *, infinity_cache: bool = True, mall_ways: int = MALL_WAYS,
-        hash_sets: bool = False,
+        hash_sets: bool = False, sectors: bool = False,
     ) -> None:
         self.spec = get_spec(spec) if isinstance(spec, str) else spec
         self.hash_sets = hash_sets  # XOR-fold high line bits into the set index (hashed)
+        self.sectors = sectors  # L2 fills read only the requested sectors (DRAM_SECTOR)
         levels = levels_for(self.spec, infinity_cache=infinity_cache, mall_ways=mall_ways)
         self.l1, self.l2 = levels[0], levels[1]
         self.mall: Cache | None = levels[2] if len(levels) > 2 else None
@@ -193,11 +196,12 @@ class GpuMemoryModel:
         step = step[src]
         plain_store = (st == 1) & ~is_atomic[src]  # atomics need the old data: they fetch
         xcd = (cu // spec.cus_per_xcd)[src]
-        wanted = _sector_bytes(trace, rows, c, self.l1.line_bits)[src]
+        if self.sectors:
+            wanted = _sector_bytes(trace, rows, c, self.l1.line_bits)[src]
         a, s, st, src = self._level(self.l2, a, s, st, xcd)
         streams["L2"] = LevelStream(to_l2[0], step, xcd, outcomes(to_l2[2], src, st))
-        # an L2 fill reads only the sectors its request asked for (DRAM_SECTOR)
-        s = np.where(st == 0, np.minimum(np.broadcast_to(s, a.shape), wanted[src]), s)
+        if self.sectors:  # an L2 fill reads only the sectors its request asked for
+            s = np.where(st == 0, np.minimum(np.broadcast_to(s, a.shape), wanted[src]), s)
         a, s, st, src = _no_fetch_on_write(a, s, st, plain_store, src)
         step = step[src]
         if flush:
