@@ -17,7 +17,10 @@ The scaled machine keeps the ratios that decide cache behaviour when only a frac
 Cache) shrink by the same factor (``scaled_spec``), so the sample's resident
 work-groups per cache byte and its reuse distance per cache byte match the whole
 launch's (set sampling, as in cache-simulation literature; the vL1D is per CU and stays
-whole). ``breakdown["estimate"]`` says which way the time was made: ``"sampled"``,
+whole). The scaled machine also hashes addresses to cache sets (``hash_sets``: a
+2-D array's rows do not all fall in one set) and fills L2 misses by 32-byte sectors
+(``sectors``), both calibrated against an H200 (benchmarks/calibration).
+``breakdown["estimate"]`` says which way the time was made: ``"sampled"``,
 ``"memo"`` or ``"traced"``. A memo entry is stale when an integer array's *contents*
 change between launches of the same shapes (say, a new permutation in the same buffer):
 re-allocate, or trace (``gpusim.config.trace``) to model that launch again.
@@ -44,7 +47,7 @@ from gpusim.occupancy_model import occupancy
 from gpusim.timing import kernel_time
 
 ENABLED = True  # False: launches keep the first-order estimate (benchmarks' baseline)
-SAMPLE = 128  # work-groups traced per modeled launch (a grid this small is traced whole)
+SAMPLE = 64  # work-groups traced per modeled launch (a grid this small is traced whole)
 MEMO_SIZE = 4096  # remembered launch shapes; the oldest half goes when it is full
 _memo: dict[tuple, tuple[float, dict]] = {}
 _models: dict[DeviceSpec, GpuMemoryModel] = {}
