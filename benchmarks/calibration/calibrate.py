@@ -2,8 +2,9 @@
 
     python benchmarks/calibration/calibrate.py            # print the table
     python benchmarks/calibration/calibrate.py --update   # also rewrite the marked
-                                                          # sections of README.md and
-                                                          # docs/timing_model.md
+                                                          # sections of README.md,
+                                                          # benchmarks/calibration/
+                                                          # README.md, docs/timing_model.md
 
 Per kernel: measured (h200_measured.json, median of 20 CUDA-event timings), modeled
 (model_gpusim.py: the same suite through gpusim's default model with the ``h200``
@@ -108,8 +109,9 @@ def main(update: bool) -> dict:
     text = markdown(result)
     print(text)
     if update:
-        replace_section(ROOT / "docs" / "timing_model.md", text)
-        replace_section(HERE / "README.md", text)
+        for path in (ROOT / "README.md", ROOT / "docs" / "timing_model.md",
+                     HERE / "README.md"):
+            replace_section(path, text)
     return result
 
 
