@@ -188,7 +188,7 @@ class Tracer:
                 return errors
             n0 = max(1, int(parts[0][0][2][0]))
             self.spans = _fit(plan, 1 + max(0, lim.max_events - n0) // n0)
-            groups = _split(self.spans, host_cores() if config.parallel else 1)
+            groups = _split(self.spans, host_cores() if config.parallel and not ck.prints else 1)
             groups[0][0] = (groups[0][0][0] + 1, groups[0][0][1])  # its first ran already
             total = sum(e - s for s, e in self.spans)
             edges = np.cumsum([0] + [sum(e - s for s, e in g) for g in groups]) * (

@@ -62,7 +62,7 @@ import numpy as np
 
 from gpusim.devices import DeviceSpec, get_spec
 from gpusim.memsim.cache import COUNTER_NAMES, Cache, counters_dict
-from gpusim.memsim.coalescer import coalesce
+from gpusim.memsim.coalescer import coalesce, sector_bytes
 from gpusim.memsim.device import MALL_WAYS, levels_for
 from gpusim.memsim.dispatch import Dispatch, dispatch_for
 from gpusim.memsim.lds import bank_conflicts
@@ -197,7 +197,8 @@ class GpuMemoryModel:
         plain_store = (st == 1) & ~is_atomic[src]  # atomics need the old data: they fetch
         xcd = (cu // spec.cus_per_xcd)[src]
         if self.sectors:
-            wanted = _sector_bytes(trace, rows, c, self.l1.line_bits)[src]
+            wanted = sector_bytes(c, trace.addr[rows], trace.active[rows],
+                                  trace.bytes_per_lane[rows], DRAM_SECTOR)[src]
         a, s, st, src = self._level(self.l2, a, s, st, xcd)
         streams["L2"] = LevelStream(to_l2[0], step, xcd, outcomes(to_l2[2], src, st))
         if self.sectors:  # an L2 fill reads only the sectors its request asked for
@@ -406,21 +407,6 @@ def hashed(addr: np.ndarray, line_bits: int) -> np.ndarray:
     high = line >> 7
     fold = (high ^ (high >> 7) ^ (high >> 14)) & 0x7F
     return addr ^ (fold << line_bits)
-
-
-def _sector_bytes(trace: Trace, rows: np.ndarray, c: Any, line_bits: int) -> np.ndarray:
-    """Per line request of ``c``: bytes of the DRAM_SECTOR-sized sectors its lanes touch."""
-    sec = coalesce(trace.addr[rows], trace.active[rows], trace.bytes_per_lane[rows],
-                   line=DRAM_SECTOR)
-    inst = np.repeat(np.arange(len(rows), dtype=np.int64), c.requests)
-    sinst = np.repeat(np.arange(len(rows), dtype=np.int64), sec.requests)
-    if not len(c.lines):
-        return np.zeros(0, np.int64)
-    low = int(c.lines.min()) >> line_bits  # lines relative to the lowest: 40 bits suffice
-    key = (inst << 40) | ((c.lines >> line_bits) - low)
-    skey = (sinst << 40) | ((sec.lines >> line_bits) - low)
-    ukey, count = np.unique(skey, return_counts=True)
-    return count[np.searchsorted(ukey, key)] * DRAM_SECTOR
 
 
 def _atomic_stats(trace: Trace, line_bits: int) -> tuple[int, int, np.ndarray]:
