@@ -161,6 +161,13 @@ def bench_launch() -> list[tuple[str, str]]:
     return launch_bench.bench_launch()
 
 
+def bench_estimate() -> list[tuple[str, str]]:
+    """Cost of the default timing model: plain, first and memoised launches."""
+    import estimate_bench
+
+    return estimate_bench.bench_estimate()
+
+
 def bench_tracing() -> list[tuple[str, str]]:
     """Cost of tracing a launch through the memory model (profile(memory=True))."""
     import trace_bench
@@ -198,8 +205,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args()
-    rows = (bench_kernels() + bench_compile() + bench_launch() + bench_checked()
-            + bench_tracing() + bench_memsim() + bench_rccl() + bench_views())
+    rows = (bench_kernels() + bench_compile() + bench_launch() + bench_estimate()
+            + bench_checked() + bench_tracing() + bench_memsim() + bench_rccl() + bench_views())
     text = table(rows)
     machine = f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
     print(text)

@@ -30,6 +30,7 @@ PROFILES_DIR = Path(__file__).parent / "profiles"
 DEFAULT_DEVICE = "mi300x"
 # Shipped profiles newest first, the consumer card last; other files follow by name.
 _LISTING_ORDER = ("mi300x", "mi250x", "mi100", "rx7900xtx")
+CALIBRATION_TARGETS = ("h200",)  # real GPUs the timing model is held to, not course devices
 
 # Raw profile content after parsing: field name -> (value, source, origin it came from).
 _Entries = dict[str, tuple[Any, str, str]]
@@ -79,13 +80,22 @@ def profile_path(key: str) -> Path:
     return path
 
 
-def list_devices() -> list[str]:
+def list_devices(calibration: bool = False) -> list[str]:
     """Keys of the shipped device profiles, the default (mi300x) first.
+
+    ``calibration=True`` adds the calibration targets: non-AMD GPUs profiled only so the
+    timing model can be checked against real hardware (``h200``, an NVIDIA H200 SXM;
+    benchmarks/calibration). They load with ``get_spec`` like any device but are not
+    course devices, so the plain listing leaves them out.
 
     >>> list_devices()
     ['mi300x', 'mi250x', 'mi100', 'rx7900xtx']
+    >>> list_devices(calibration=True)[-1]
+    'h200'
     """
     keys = [p.stem for p in PROFILES_DIR.glob("*.toml")]
+    if not calibration:
+        keys = [k for k in keys if k not in CALIBRATION_TARGETS]
     rank = {key: i for i, key in enumerate(_LISTING_ORDER)}
     return sorted(keys, key=lambda k: (rank.get(k, len(rank)), k))
 

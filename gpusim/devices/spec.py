@@ -258,8 +258,16 @@ class DeviceSpec:
 
     @property
     def arch_version(self) -> tuple[int, int, int]:
-        """(major, minor, stepping) decoded from gfx_target: gfx90a -> (9, 0, 10)."""
+        """(major, minor, stepping) decoded from gfx_target: gfx90a -> (9, 0, 10); a
+        calibration target's CUDA name: sm_90 -> (9, 0, 0)."""
+        if self.gfx_target.startswith("sm_"):
+            return parse_sm_target(self.gfx_target)
         return parse_gfx_target(self.gfx_target)
+
+    @property
+    def is_calibration_target(self) -> bool:
+        """True for a non-AMD GPU profiled only to calibrate the timing model (h200)."""
+        return self.gfx_target.startswith("sm_")
 
     # ---- presentation --------------------------------------------------------
 
@@ -334,3 +342,15 @@ def parse_gfx_target(target: str) -> tuple[int, int, int]:
     if m is None:
         raise ValueError(f"{target!r} is not an LLVM AMDGPU processor name like 'gfx942'")
     return int(m["major"]), int(m["minor"], 16), int(m["stepping"], 16)
+
+
+def parse_sm_target(target: str) -> tuple[int, int, int]:
+    """Decode a CUDA target name (a calibration target's gfx_target) into (major, minor, 0).
+
+    >>> parse_sm_target("sm_90")
+    (9, 0, 0)
+    """
+    m = re.fullmatch(r"sm_(\d)(\d)a?", target)
+    if m is None:
+        raise ValueError(f"{target!r} is not a CUDA target name like 'sm_90'")
+    return int(m[1]), int(m[2]), 0

@@ -19,12 +19,21 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
-from gpusim.devices.spec import field_group, field_type, parse_gfx_target, profile_field_names
+from gpusim.devices.spec import (
+    field_group,
+    field_type,
+    parse_gfx_target,
+    parse_sm_target,
+    profile_field_names,
+)
 from gpusim.errors import DeviceProfileError
 
 FAMILIES: frozenset[str] = frozenset(
-    {"GCN5", "CDNA", "CDNA2", "CDNA3", "CDNA4", "RDNA2", "RDNA3", "RDNA4"}
+    {"GCN5", "CDNA", "CDNA2", "CDNA3", "CDNA4", "RDNA2", "RDNA3", "RDNA4", "Hopper"}
 )
+# NVIDIA families: calibration targets only (the h200 profile). Their gfx_target is the
+# CUDA target name (sm_90) and compute_capability its two digits.
+NVIDIA_FAMILIES: frozenset[str] = frozenset({"Hopper"})
 
 # Numeric fields that may be 0 ("absent", or a 0 minor version); every other number
 # (and every entry of a list) must be > 0.
@@ -173,7 +182,10 @@ def _check_relations(v: Mapping[str, Any], origin: str) -> None:
     need(v["wave_size"] in (32, 64), "wave_size", f"must be 32 or 64, got {v['wave_size']}")
     need(v["family"] in FAMILIES, "family", f"must be one of {sorted(FAMILIES)}")
     try:
-        major, minor, _ = parse_gfx_target(v["gfx_target"])
+        if v["family"] in NVIDIA_FAMILIES:
+            major, minor, _ = parse_sm_target(v["gfx_target"])
+        else:
+            major, minor, _ = parse_gfx_target(v["gfx_target"])
     except ValueError as exc:
         raise _fail(origin, "gfx_target", str(exc)) from None
     arch = v["gcn_arch_name"]

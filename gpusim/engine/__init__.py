@@ -9,7 +9,10 @@ Data flow::
     -> Launch.run()
       workers.py    host threads claim work-groups -> watchdog.py (timeout, Ctrl-C)
       sanitizer.py  check mode: shadow memory in, findings.py records and report out
-      tracing.py    trace mode: first work-groups instrumented -> trace_rows.py -> Trace
+      tracing.py    trace mode: a prefix or a spread sample of work-groups instrumented,
+                    on the host's cores -> trace_rows.py -> Trace
+    estimate.py     the default modeled time: a sampled trace through the memory and
+                    timing models on a scaled machine, memoised per launch shape
       faults.py     KernelFaultError -> HipError naming kernel, line, block, thread
 
 >>> from gpusim.engine import Launch, prepare, launch

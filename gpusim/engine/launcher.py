@@ -33,7 +33,6 @@ takes (fast, checked or traced) is ``gpusim.config.launch_mode``'s rule.
 
 from __future__ import annotations
 
-import itertools
 import math
 import threading
 from dataclasses import dataclass
@@ -109,24 +108,24 @@ class Launch:
         ctl = np.zeros(8, dtype=np.int64)  # [0]: stop flag; [1:7]: the first bounds fault
         call_args = self.args + tuple(ck.const_arrays) + (lp, ctl) + (
             (state.chk,) if state is not None else ())
-        claims = itertools.count(0, chunk)  # next() is atomic under the GIL
+        claims = iter(_claims([], nblocks, chunk))  # next() is atomic under the GIL
 
         def worker() -> None:
             ws = ck.workspace(nthreads, dyn)
             extra = (ws,) if ws else ()
             while ctl[0] == 0:
-                b0 = next(claims)
-                if b0 >= nblocks:
+                b0, b1 = next(claims, (0, 0))
+                if b1 == 0:
                     return
-                ck.run(b0, min(b0 + chunk, nblocks), *call_args, *extra)
+                ck.run(b0, b1, *call_args, *extra)
 
         try:
-            errors, first = [], 0
-            if self.tracer is not None:  # the first work-groups instrumented (tracing.py)
+            errors, left = [], nblocks
+            if self.tracer is not None:  # some work-groups instrumented (tracing.py)
                 errors = self.tracer.run(ck, call_args, grid3, block3, dyn, self.device)
-                first = self.tracer.planned
-                claims = itertools.count(first, chunk)  # the fast path does the rest
-            if not errors and first < nblocks:
+                left -= self.tracer.planned
+                claims = iter(_claims(self.tracer.spans, nblocks, chunk))  # the fast path
+            if not errors and left > 0:  # does the rest
                 errors = run_workers(worker, ctl, workers, config.watchdog_seconds)
         except LaunchTimeoutError as exc:
             raise timeout_error(ck, exc.args[0] if exc.args else [], config.watchdog_seconds,
@@ -152,6 +151,19 @@ class Launch:
             raise others[0]
         if state is not None and (err := state.error()) is not None:
             raise err
+
+
+def _claims(done: list[tuple[int, int]], nblocks: int, chunk: int) -> list[tuple[int, int]]:
+    """Ranges of at most ``chunk`` work-groups covering [0, nblocks) except ``done``.
+
+    >>> _claims([(0, 3), (8, 9)], 12, 4)
+    [(3, 7), (7, 8), (9, 12)]
+    """
+    out, at = [], 0
+    for s, e in [*sorted(done), (nblocks, nblocks)]:
+        out += [(b, min(b + chunk, s)) for b in range(at, s, chunk)]
+        at = max(at, e)
+    return out
 
 
 def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,

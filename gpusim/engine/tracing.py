@@ -2,10 +2,14 @@
 
 ::
 
-    launch(ck, ..., tracer=Tracer(addresses))
-      blocks [0, plan)      trace variant (mode "trace"), one work-group per call, on
-                            one host thread: lane events + per-thread counters (tracelib)
-      blocks [plan, grid)   the fast path, on every core, as without tracing
+    launch(ck, ..., tracer=Tracer(addresses, sample=0))
+      traced work-groups    trace variant (mode "trace"): a prefix of the grid, or with
+                            ``sample=n`` about n spread over it (``plan_spans``); the
+                            first alone (it sizes what fits), then the rest split over
+                            the host's cores, each worker with its own share of the
+                            event buffers (``_split``, ``_merge``): lane events +
+                            per-thread counters (tracelib)
+      the other blocks      the fast path, on every core, as without tracing
     tracer.result -> TracedLaunch: the Trace (trace_rows.py), InstructionCounts for the
                      whole launch, which work-groups were traced
 
@@ -52,7 +56,7 @@ import numpy as np
 from gpusim.compile import CompiledKernel, compile_kernel
 from gpusim.compile import trace as tracelib
 from gpusim.engine.trace_rows import assign_rows, rows_to_arrays
-from gpusim.engine.workers import run_workers
+from gpusim.engine.workers import host_cores, run_workers
 from gpusim.errors import KernelCompileError
 from gpusim.memsim.counters import InstructionCounts
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, LaunchInfo, Site, Trace
@@ -68,6 +72,7 @@ class TraceLimits:
 
 
 LIMITS = TraceLimits()
+SPAN = 16  # consecutive work-groups per run of a spread sample (plan_spans)
 _variants: dict[tuple, CompiledKernel] = {}
 _lock = threading.Lock()
 _buffers: list[np.ndarray] = []  # the event buffers, kept between launches
@@ -121,19 +126,22 @@ class Tracer:
     NumPy array without one is traced at its host address.
     """
 
-    def __init__(self, addresses: tuple | list | None = None, limits: TraceLimits | None = None):
+    def __init__(self, addresses: tuple | list | None = None, limits: TraceLimits | None = None,
+                 sample: int = 0):
         self.addresses = addresses
         self.limits = limits or LIMITS
-        self.planned = 0  # work-groups [0, planned) ran here; the fast path does the rest
-        # (0 and no result when the kernel could not be traced: it then runs untraced)
+        self.sample = sample  # 0: a prefix of the grid; n: about n work-groups spread over it
+        # work-groups [s, e) of each span ran here; the fast path does the rest (none ran
+        # here and no result when the kernel could not be traced: it then runs untraced)
+        self.spans: list[tuple[int, int]] = []
         self.result: TracedLaunch | None = None
 
     def run(self, ck: CompiledKernel, call_args: tuple, grid: tuple, block: tuple,
             dynamic_lds_bytes: int, device: Any) -> list[BaseException]:
-        """Run the first work-groups instrumented; returns the errors the worker raised.
+        """Run the traced work-groups instrumented; returns the errors the workers raised.
 
-        Work-group 0 runs alone first: its event count sizes the prefix that fits the
-        buffers (``planned``), which then runs in one call.
+        The first traced work-group runs alone first: its event count sizes how many more
+        fit the buffers (``spans``), which then run on the host's cores.
         """
         from gpusim.config import config
 
@@ -144,48 +152,83 @@ class Tracer:
             return []
         lim, nblocks = self.limits, math.prod(grid)
         nt, nuser = math.prod(block), len(ck.params)
-        most = min(nblocks, lim.max_workgroups)
-        tr = tracelib.buffers(0, nt, max(1, nuser), workgroups=most)
-        tr = (*_event_buffers(lim.max_events), *tr[2:])  # reused: no page faults each time
-        tr[4][:nuser] = [self._address(k, a) for k, a in enumerate(call_args[:nuser])]
+        plan = (plan_spans(nblocks, self.sample, device.xcd_count) if self.sample
+                else [(0, min(nblocks, lim.max_workgroups))])
+        events, keys = _event_buffers(lim.max_events)  # reused: no page faults each time
+        addresses = np.array([self._address(k, a) for k, a in enumerate(call_args[:nuser])]
+                             + [0] * (nuser == 0), np.int64)
         ctl = call_args[nuser + len(ck.const_arrays) + 1]  # after (..., lp)
+        parts: list[tuple[tuple, list[tuple[int, int]]]] = []  # (buffers, spans) per worker
 
-        def body() -> None:
+        def buffers(lo: int, hi: int) -> tuple:
+            # the trace variant files work-group b's events under tr[5][b], tr[6][b]
+            tr = tracelib.buffers(0, nt, len(addresses), workgroups=plan[-1][1])
+            meta = np.zeros(64, np.int64)[:4]  # its own cache lines: it counts every event
+            return (events[lo:hi], keys[lo:hi], meta, tr[3], addresses, *tr[5:])
+
+        def run_spans(tr: tuple, spans: list[tuple[int, int]]) -> None:
             ws = tk.workspace(nt, dynamic_lds_bytes)
             extra = (ws,) if ws else ()
-            tk.run(0, 1, *call_args, tr, *extra)
-            first = max(1, int(tr[2][0]))
-            self.planned = min(most, 1 + max(0, lim.max_events - first) // first)
-            if self.planned > 1 and ctl[0] == 0:
-                tk.run(1, self.planned, *call_args, tr, *extra)
+            for s, e in spans:
+                if ctl[0] != 0:
+                    break
+                tk.run(s, e, *call_args, tr, *extra)
             tracelib.finish(tr, tk.wave_size)
 
-        self.planned = 1
+        def first() -> None:  # alone: its event count sizes what fits
+            b0 = plan[0][0]
+            parts.append((buffers(0, lim.max_events), [(b0, b0 + 1)]))
+            ws = tk.workspace(nt, dynamic_lds_bytes)
+            tk.run(b0, b0 + 1, *call_args, parts[0][0], *((ws,) if ws else ()))
+
+        self.spans = [(plan[0][0], plan[0][0] + 1)]
         with _buffer_lock:
-            errors = run_workers(body, ctl, 1, config.watchdog_seconds)
+            errors = run_workers(first, ctl, 1, config.watchdog_seconds)
+            if errors:
+                return errors
+            n0 = max(1, int(parts[0][0][2][0]))
+            self.spans = _fit(plan, 1 + max(0, lim.max_events - n0) // n0)
+            groups = _split(self.spans, host_cores() if config.parallel and not ck.prints else 1)
+            groups[0][0] = (groups[0][0][0] + 1, groups[0][0][1])  # its first ran already
+            total = sum(e - s for s, e in self.spans)
+            edges = np.cumsum([0] + [sum(e - s for s, e in g) for g in groups]) * (
+                lim.max_events // total)
+            edges[-1] = lim.max_events
+            parts[0] = ((events[:edges[1]], keys[:edges[1]], *parts[0][0][2:]), groups[0])
+            parts += [(buffers(int(edges[k]), int(edges[k + 1])), g)
+                      for k, g in enumerate(groups) if k]
+            claims = iter(parts)  # next() is atomic under the GIL
+
+            def worker() -> None:
+                for tr, spans in iter(lambda: next(claims, None), None):
+                    run_spans(tr, spans)
+
+            errors = run_workers(worker, ctl, len(parts), config.watchdog_seconds)
             if not errors:
-                self.result = self._build(tk, tr, grid, block, device.wave_size)
+                self.result = self._build(tk, _merge(parts, self.spans[0][0]), grid, block,
+                                          device.wave_size)
         return errors
+
+    @property
+    def planned(self) -> int:
+        """How many work-groups ran instrumented."""
+        return sum(e - s for s, e in self.spans)
 
     def _address(self, k: int, arg: Any) -> int:
         if self.addresses is not None and k < len(self.addresses) and self.addresses[k]:
             return int(self.addresses[k])
         return int(arg.ctypes.data) if isinstance(arg, np.ndarray) else 0
 
-    def _build(self, tk: CompiledKernel, tr: tuple, grid: tuple, block: tuple,
+    def _build(self, tk: CompiledKernel, merged: tuple, grid: tuple, block: tuple,
                wave_size: int) -> TracedLaunch:
         """The Trace of the work-groups whose events all fit (at least part of the first)."""
         lim = self.limits
-        ends = tr[5][1:self.planned + 1]
-        kept = int(np.argmin(ends <= lim.max_events)) if ends[-1] > lim.max_events else len(ends)
-        truncated = kept == 0
-        n = lim.max_events if truncated else int(ends[kept - 1])
-        kept = max(kept, 1)
-        keys, addr = tr[1][:n], tr[0][:n]
+        keys, addr, ids, ends, wg_counts, truncated = merged
+        kept = len(ids)
         sites = dict(tk.ir.trace_sites)
         nsite = max(sites, default=-1) + 1
         row_of, row_sk, row_wave, row_first = assign_rows(keys, wave_size, nsite)
-        wg = np.searchsorted(tr[5][1:kept + 1], row_first, side="right").astype(np.int64)
+        wg = np.searchsorted(ends[:kept], row_first, side="right").astype(np.int64)
         nrows = len(row_sk)
         if nrows > lim.max_rows:  # keep whole work-groups while they fit
             over = int(wg[lim.max_rows])  # the work-group that does not
@@ -196,16 +239,97 @@ class Tracer:
         table, active = rows_to_arrays(row_of, keys, addr, nrows, wave_size)
         site = (row_sk[:nrows] >> 2).astype(np.int32)
         info = LaunchInfo(grid, block, wave_size, sampled=kept < math.prod(grid) or truncated,
-                          sampled_workgroups=np.arange(kept, dtype=np.int64), kernel=tk.name)
+                          sampled_workgroups=ids[:kept], kernel=tk.name)
         nbytes, space = np.zeros(nsite, np.int32), np.zeros(nsite, np.int8)
         for s, t in sites.items():
             nbytes[s], space[s] = t.bytes, LDS if t.space == "shared" else GLOBAL
-        wg = wg[:nrows]
+        wg = ids[wg[:nrows]]  # the work-groups' ids in the grid
         trace = Trace(table, active, nbytes[site], (row_sk[:nrows] & 3).astype(np.int8),
                       space[site], site, wg * info.waves_per_workgroup + row_wave[:nrows], wg,
                       info, {s: Site(t.line, t.text) for s, t in sites.items()})
-        counts = _instruction_counts(trace, tr[6][:kept].sum(axis=0), info)
+        counts = _instruction_counts(trace, wg_counts[:kept].sum(axis=0), info)
         return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated)
+
+
+def plan_spans(nblocks: int, sample: int, xcds: int = 1) -> list[tuple[int, int]]:
+    """About ``sample`` work-groups spread over a grid of ``nblocks``: runs of ``SPAN``
+    consecutive ones (neighbours share cache lines, as on hardware; a multiple of the
+    XCD count, so every XCD gets its share), the k-th at k x (nblocks / runs) plus k x 3
+    runs: the extra offset keeps the runs from sampling the same place of a pattern
+    that repeats every power-of-two number of work-groups (a strided copy's passes).
+
+    >>> plan_spans(100, 128)
+    [(0, 100)]
+    >>> plan_spans(4096, 64)
+    [(0, 16), (1072, 1088), (2144, 2160), (3216, 3232)]
+    """
+    if nblocks <= sample:
+        return [(0, nblocks)]
+    span = max(xcds, SPAN // xcds * xcds)
+    runs = max(1, sample // span)
+    step = nblocks // runs
+    starts = [min(k * step + 3 * k * span, nblocks - span) for k in range(runs)]
+    return [(s, s + span) for s in sorted(set(starts))]
+
+
+def _split(spans: list[tuple[int, int]], workers: int) -> list[list]:
+    """``spans`` cut into at most ``workers`` groups of about equal work-groups, in order.
+
+    >>> _split([(0, 10), (20, 30)], 4)
+    [[(0, 5)], [(5, 10)], [(20, 25)], [(25, 30)]]
+    """
+    total = sum(e - s for s, e in spans)
+    per = max(1, -(-total // workers))
+    groups: list[list] = [[]]
+    for s, e in spans:
+        while s < e:
+            room = per - sum(b - a for a, b in groups[-1])
+            if room == 0:
+                groups.append([])
+                continue
+            groups[-1].append((s, min(e, s + room)))
+            s = min(e, s + room)
+    return groups
+
+
+def _merge(parts: list[tuple[tuple, list]], b0: int) -> tuple:
+    """One event stream from the workers' buffers: (keys, addresses, ids of the kept
+    work-groups, their events' ends, their instruction counts, truncated). A worker keeps
+    its work-groups up to the first whose events overflowed its share of the buffers;
+    region instances are renumbered so that no two workers' share one."""
+    keys, addr, ids, ends, counts = [], [], [], [], []
+    n = ri = 0
+    for k, (tr, spans) in enumerate(parts):
+        blocks = np.concatenate([[b0] * (k == 0)] + [np.arange(s, e) for s, e in spans]
+                                ).astype(np.int64)
+        if not len(blocks):
+            continue
+        stop = np.append(tr[5][blocks[1:]], tr[2][0])
+        cap = tr[0].shape[0]
+        kept = int(np.argmin(stop <= cap)) if stop[-1] > cap else len(blocks)
+        if kept == 0 and not ids:  # the first work-group alone overflowed: keep part of it
+            return (tr[1][:cap].copy(), tr[0][:cap].copy(), blocks[:1], np.array([cap]),
+                    tr[6][blocks[:1]], True)
+        m = int(stop[kept - 1]) if kept else 0
+        keys.append(tr[1][:m] + (ri << (tracelib.THREAD_BITS + tracelib.SITE_KIND_BITS)))
+        addr.append(tr[0][:m])
+        ids.append(blocks[:kept])
+        ends.append(stop[:kept] + n)
+        counts.append(tr[6][blocks[:kept]])
+        n, ri = n + m, ri + int(tr[2][1]) + 1
+    return (np.concatenate(keys), np.concatenate(addr), np.concatenate(ids),
+            np.concatenate(ends), np.concatenate(counts), False)
+
+
+def _fit(plan: list[tuple[int, int]], most: int) -> list[tuple[int, int]]:
+    """The first ``most`` work-groups of ``plan`` (the event buffers' room)."""
+    out = []
+    for s, e in plan:
+        if most <= 0:
+            break
+        out.append((s, min(e, s + most)))
+        most -= out[-1][1] - s
+    return out
 
 
 def _instruction_counts(trace: Trace, traced: np.ndarray, info: LaunchInfo) -> InstructionCounts:

@@ -188,3 +188,49 @@ def _distinct_bytes(starts, m, w, keys, marks, mark):
     for j in range(m):
         total += w if j == m - 1 else min(w, starts[j + 1] - starts[j])
     return total
+
+
+def sector_bytes(c: Coalesced, addresses: Any, active: Any, bytes_per_lane: Any,
+                 sector: int = 32) -> np.ndarray:
+    """Per line request of ``c``: bytes of the ``sector``-sized pieces of its line that
+    its instruction's lanes touch (what a sectored cache fetches on a miss).
+
+    >>> lanes = np.arange(64)
+    >>> addr = np.stack([lanes * 4, lanes * 4 * 32])           # coalesced, stride 32
+    >>> c = coalesce(addr, line=128)
+    >>> sector_bytes(c, addr, None, 4)[:2].tolist(), sector_bytes(c, addr, None, 4)[2:4].tolist()
+    ([128, 128], [32, 32])
+    """
+    addr = np.atleast_2d(np.asarray(addresses, dtype=np.int64))
+    mask = (np.ones(addr.shape, np.bool_) if active is None
+            else np.atleast_2d(np.asarray(active, np.bool_)))
+    width = np.broadcast_to(np.asarray(bytes_per_lane, dtype=np.int64), (addr.shape[0],))
+    bits = _sector_masks(np.ascontiguousarray(addr), np.ascontiguousarray(mask),
+                         np.ascontiguousarray(width), c.lines, c.offsets,
+                         c.line.bit_length() - 1, sector.bit_length() - 1)
+    return _popcount(bits) * sector
+
+
+@numba.njit(cache=True, nogil=True)
+def _sector_masks(addr, mask, width, lines, offsets, line_bits, sector_bits):
+    out = np.zeros(lines.shape[0], np.int64)
+    for k in range(addr.shape[0]):
+        j = offsets[k]  # the request last found: coalesced lanes stay on it
+        for lane in range(addr.shape[1]):
+            if not mask[k, lane]:
+                continue
+            a = addr[k, lane]
+            for s in range(a >> sector_bits, ((a + width[k] - 1) >> sector_bits) + 1):
+                line = (s << sector_bits) >> line_bits << line_bits
+                if lines[j] != line:
+                    j = offsets[k]
+                    while lines[j] != line:
+                        j += 1
+                out[j] |= 1 << (((s << sector_bits) - line) >> sector_bits)
+    return out
+
+
+def _popcount(bits: np.ndarray) -> np.ndarray:
+    """Set bits of each entry (at most 64)."""
+    return np.unpackbits(bits.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1).sum(
+        axis=1).astype(np.int64)

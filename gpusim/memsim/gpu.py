@@ -62,13 +62,22 @@ import numpy as np
 
 from gpusim.devices import DeviceSpec, get_spec
 from gpusim.memsim.cache import COUNTER_NAMES, Cache, counters_dict
-from gpusim.memsim.coalescer import coalesce
+from gpusim.memsim.coalescer import coalesce, sector_bytes
 from gpusim.memsim.device import MALL_WAYS, levels_for
 from gpusim.memsim.dispatch import Dispatch, dispatch_for
 from gpusim.memsim.lds import bank_conflicts
 from gpusim.memsim.lru import access_batch, collect_dirty
 from gpusim.memsim.streams import LevelStream, outcomes
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, Trace
+
+# With ``sectors=True`` an L2 miss fetches the 32-byte sectors its request touched, not
+# the whole line: NVIDIA L2 lines are four 32 B sectors (CUDA C++ Programming Guide,
+# 'Device Memory Accesses'); AMD's L2 issues 32 B and 64 B fabric reads (ROCm Compute
+# Profiler docs, 'L2 cache': TCC_EA0_RDREQ_32B / 64B). Capacity stays per line, and the
+# sectors a later request wants from a line already present count as hits: read bytes
+# are then a lower bound (exact when each line's sectors are wanted together, as in
+# strided and coalesced access). The default timing model uses it; full traces do not.
+DRAM_SECTOR = 32
 
 
 @dataclass
@@ -96,6 +105,7 @@ class GpuMemoryResult:
     lds_by_site: dict[int, dict[str, float]] = field(repr=False)
     atomic_lane_ops: int
     atomic_hottest_line_ops: int
+    atomic_requests: np.ndarray = field(repr=False)  # [line address, same-word lanes]
     line_bytes: dict[str, int]
     waves: int
     workgroups: int
@@ -117,9 +127,12 @@ class GpuMemoryModel:
     """
 
     def __init__(
-        self, spec: DeviceSpec | str, *, infinity_cache: bool = True, mall_ways: int = MALL_WAYS
+        self, spec: DeviceSpec | str, *, infinity_cache: bool = True, mall_ways: int = MALL_WAYS,
+        hash_sets: bool = False, sectors: bool = False,
     ) -> None:
         self.spec = get_spec(spec) if isinstance(spec, str) else spec
+        self.hash_sets = hash_sets  # XOR-fold high line bits into the set index (hashed)
+        self.sectors = sectors  # L2 fills read only the requested sectors (DRAM_SECTOR)
         levels = levels_for(self.spec, infinity_cache=infinity_cache, mall_ways=mall_ways)
         self.l1, self.l2 = levels[0], levels[1]
         self.mall: Cache | None = levels[2] if len(levels) > 2 else None
@@ -176,14 +189,20 @@ class GpuMemoryModel:
         size = np.full(1, self.l1.line, np.int64)
         # vL1D -> L2 -> MALL -> HBM: each level one call over the whole request stream;
         # (a, s, st, src) = what a level sends down: address, size, store?, source index.
-        a, s, st, src = self._level(self.l1, c.lines, size, store, inst)
-        streams = {"vL1D": LevelStream(c.lines, step, inst, outcomes(store, src, st))}
+        lines = hashed(c.lines, self.l1.line_bits) if self.hash_sets else c.lines
+        a, s, st, src = self._level(self.l1, lines, size, store, inst)
+        streams = {"vL1D": LevelStream(lines, step, inst, outcomes(store, src, st))}
         to_l2 = (a, s, st)
         step = step[src]
         plain_store = (st == 1) & ~is_atomic[src]  # atomics need the old data: they fetch
         xcd = (cu // spec.cus_per_xcd)[src]
+        if self.sectors:
+            wanted = sector_bytes(c, trace.addr[rows], trace.active[rows],
+                                  trace.bytes_per_lane[rows], DRAM_SECTOR)[src]
         a, s, st, src = self._level(self.l2, a, s, st, xcd)
         streams["L2"] = LevelStream(to_l2[0], step, xcd, outcomes(to_l2[2], src, st))
+        if self.sectors:  # an L2 fill reads only the sectors its request asked for
+            s = np.where(st == 0, np.minimum(np.broadcast_to(s, a.shape), wanted[src]), s)
         a, s, st, src = _no_fetch_on_write(a, s, st, plain_store, src)
         step = step[src]
         if flush:
@@ -214,14 +233,14 @@ class GpuMemoryModel:
             "l2_to_fabric_write": fabric_writes,  # L2 write-backs, kernel-end flush included
         }
         lds_summary, lds_sites = self._lds(trace)
-        lane_ops, hottest = _atomic_stats(trace)
+        lane_ops, hottest, line_stats = _atomic_stats(trace, self.l2.line_bits)
         return GpuMemoryResult(
             device=spec.key, levels=levels, per_instance=per_inst, requests=requests,
             hbm_read_bytes=int(mem[2]), hbm_write_bytes=int(mem[3]),
             instructions=_instruction_counts(trace), coalescing=c.summary(),
             coalescing_by_site=_coalescing_by_site(c, trace.site[rows]),
             lds=lds_summary, lds_by_site=lds_sites, atomic_lane_ops=lane_ops,
-            atomic_hottest_line_ops=hottest,
+            atomic_hottest_line_ops=hottest, atomic_requests=line_stats,
             line_bytes={lv.name: lv.line for lv in (self.l1, self.l2, self.mall) if lv},
             waves=int(len(np.unique(trace.wave))), workgroups=int(len(d.workgroups)),
             scale=trace.launch.scale, dispatch=d, streams=streams,
@@ -374,12 +393,36 @@ def _coalescing_by_site(c: Any, site: np.ndarray) -> dict[int, dict[str, float]]
     return out
 
 
-def _atomic_stats(trace: Trace) -> tuple[int, int]:
-    """Global atomic lane operations, and how many of them hit the busiest 4-byte word
-    (the L2 serialises those: the contention a histogram kernel shows)."""
+def hashed(addr: np.ndarray, line_bits: int) -> np.ndarray:
+    """Addresses with line-index bits 7-27 XOR-folded into bits 0-6 (a bijection: the
+    high bits stay). Hardware hashes addresses to cache sets so that power-of-two
+    strides (the rows of a 2-D array) spread over the sets instead of filling one; the
+    exact hashes are not public, this fold is the model's (``hash_sets=True``).
+
+    >>> rows = np.arange(4, dtype=np.int64) << 14        # four rows 16 KiB apart
+    >>> ((hashed(rows, 7) >> 7) % 128).tolist()           # different sets of 128
+    [0, 1, 2, 3]
+    """
+    line = addr >> line_bits
+    high = line >> 7
+    fold = (high ^ (high >> 7) ^ (high >> 14)) & 0x7F
+    return addr ^ (fold << line_bits)
+
+
+def _atomic_stats(trace: Trace, line_bits: int) -> tuple[int, int, np.ndarray]:
+    """Global atomic lane operations; how many of them hit the busiest 4-byte word; and
+    one row per (atomic instruction, cache line it touches): [line address, most lanes
+    on one word]. The L2 performs a request's lanes on distinct words together and
+    same-word lanes one after another (the timing model prices these rows)."""
     rows = np.flatnonzero((trace.space == GLOBAL) & (trace.kind == ATOMIC))
     if not len(rows):
-        return 0, 0
-    addr = trace.addr[rows][trace.active[rows]]
+        return 0, 0, np.zeros((0, 2), np.int64)
+    act = trace.active[rows]
+    addr = trace.addr[rows][act]
     _, counts = np.unique(addr >> 2, return_counts=True)
-    return int(addr.size), int(counts.max(initial=0))
+    row = np.repeat(np.arange(len(rows), dtype=np.int64), act.sum(axis=1))
+    words, per_word = np.unique(np.stack([row, addr >> line_bits, addr >> 2]), axis=1,
+                                return_counts=True)
+    req, first = np.unique(words[:2], axis=1, return_index=True)  # (row, line) pairs
+    serial = np.maximum.reduceat(per_word, first)
+    return int(addr.size), int(counts.max(initial=0)), np.stack([req[1] << line_bits, serial], 1)

@@ -34,7 +34,7 @@ from gpusim.compile import CompiledKernel
 from gpusim.compile.codegen import listing
 from gpusim.compile.lang import DeviceFunction
 from gpusim.config import config
-from gpusim.engine import prepare, specialize
+from gpusim.engine import estimate, prepare, specialize
 from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.runtime import kernel_trace
 from gpusim.runtime.kernel_args import check_alive, device_values, stage
@@ -224,6 +224,15 @@ class Kernel:
                         dynamic_lds_bytes=shared_bytes, device=spec, check=self.check,
                         tracer=tracer, max_threads=self.launch_bounds)
         ck = ready.kernel
+        # the default model: a sampled trace, or the time of an earlier launch like this one
+        memo_key = remembered = None
+        if ready.mode == "fast" and not ck.reference and estimate.ENABLED:
+            memo_key = estimate.launch_key(ready)
+            remembered = estimate.remembered(memo_key)
+            if remembered is None:
+                ready.tracer = kernel_trace.tracer_for(args, staged.copies,
+                                                       sample=estimate.SAMPLE)
+                ready.mode = "trace"
         self._remember(ck)
         self.last_launch = (_device_label(spec), ready.grid, ready.block)
         threads = math.prod(ready.block)
@@ -244,7 +253,14 @@ class Kernel:
             except GpusimError as err:
                 note_launch_site(err, self.__name__, site)
                 raise
-            if ready.tracer is not None:  # `op` is bound below, before the scheduler runs this
+            if remembered is not None:
+                op.info.update(seconds=remembered[0], breakdown=remembered[1])
+            elif memo_key is not None and ready.tracer.result is not None:
+                seconds, breakdown = estimate.estimate(
+                    ready.tracer.result, spec, block=ready.block, lds_bytes=ready.lds_bytes,
+                    resources=info["resources"], key=memo_key)
+                op.info.update(seconds=seconds, breakdown=breakdown)
+            elif ready.tracer is not None:  # `op` is bound below, before the scheduler runs
                 kernel_trace.model_kernel(op, ready.tracer.result, spec, block=ready.block,
                                           lds_bytes=ready.lds_bytes,
                                           resources=info["resources"])

@@ -79,7 +79,7 @@ def launch_resources(kernel: Any, ck: Any, spec: DeviceSpec, threads: int,
                      dynamic_lds_bytes: int) -> dict[str, Any]:
     """The ``resources`` of a launch's profile record (``{}`` when not profiling)."""
     _last_block[kernel] = threads
-    if not profiling():
+    if not profiling() or spec.is_calibration_target:  # no AMDGPU code for an NVIDIA GPU
         return {}
     try:
         r = amdgpu_compile(kernel.py_func, ck.arg_types, spec,

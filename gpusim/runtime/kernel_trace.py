@@ -62,16 +62,17 @@ def tracing_requested() -> bool:
     return bool(config.trace) or memory_requested()
 
 
-def tracer_for(args: tuple, copies: list | None = None) -> Tracer:
+def tracer_for(args: tuple, copies: list | None = None, sample: int = 0) -> Tracer:
     """A ``Tracer`` that places each array argument at its real device address
-    (``DeviceArray.ptr``; a host array at that of the device copy in ``copies``)."""
+    (``DeviceArray.ptr``; a host array at that of the device copy in ``copies``);
+    ``sample``: trace about that many work-groups spread over the grid (0: a prefix)."""
     staged = {id(copy[0]): copy[1] for copy in copies or []}
     addresses = []
     for arg in args:
         arg = arg.value if isinstance(arg, ArgHint) else arg
         ptr = getattr(staged.get(id(arg), arg), "ptr", None)
         addresses.append(int(getattr(ptr, "value", ptr) or 0) if ptr is not None else 0)
-    return Tracer(addresses=tuple(addresses))
+    return Tracer(addresses=tuple(addresses), sample=sample)
 
 
 def _model(spec: DeviceSpec) -> GpuMemoryModel:

@@ -11,14 +11,17 @@ plus the launch cost, and ``breakdown["bound"]`` names it (docs/timing_model.md)
     L2       L2 bytes / (B/clk/channel x channels x active XCDs)
     MALL     Infinity Cache bytes / its peak bandwidth
     HBM      HBM bytes / memory bandwidth
-    atomic   max(ops on the hottest word, atomic ops / L2 channels) clocks
+    atomic   the busiest L2 channel's atomic requests, each max(2, 3.5 x its lanes on
+             one word) clocks (fitted to the H200's reductions and histograms,
+             benchmarks/calibration; assumed for the AMD targets)
     latency  rounds x (issue + exposed latency) per wave, where rounds =
              ceil(waves / (active SIMDs x resident waves per SIMD)) and each wave waits
              (loads x average latency + LDS ops x LDS latency) / MLP clocks
 
 Occupancy enters through ``rounds``: more resident waves per SIMD, fewer rounds, so a
 latency-bound kernel speeds up until a bandwidth term binds. Figures that are not in
-the device profile live in ``ARCH`` with their sources.
+the device profile (SIMD width, latencies, launch floor, atomics) live in ``ARCH`` with
+their sources.
 
 >>> from gpusim.devices import get_spec
 >>> spec = get_spec("mi300x")
@@ -35,6 +38,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from gpusim.devices import DeviceSpec
 from gpusim.memsim import GpuMemoryResult
 from gpusim.memsim.counters import InstructionCounts
@@ -48,15 +53,6 @@ GB = 1e9
 # Model assumption: compilers issue a few loads ahead of the first s_waitcnt.
 MLP = 2.0
 
-RPC942 = (
-    "ROCm Compute Profiler, analysis_configs/gfx942/0200_system-speed-of-light.yaml:"
-    " vL1D peak sclk x 128 B x CUs, L2 peak sclk x 128 B x L2 channels, LDS peak"
-    " sclk x CUs x 128 B"
-)
-RPC90A = (
-    "ROCm Compute Profiler, analysis_configs/gfx90a (gfx908) 0200 SoL: vL1D"
-    " sclk x 64 B x CUs, L2 sclk x 64 B x channels, LDS sclk x CUs x 128 B"
-)
 LAT = (
     "model assumption: order of magnitude of pointer-chasing measurements (Chips and"
     " Cheese, 'Testing AMD's Giant MI300X', 2024; Tee et al., 'The MALL is Open', SC25"
@@ -66,42 +62,44 @@ LAT = (
 
 @dataclass(frozen=True)
 class ArchRates:
-    """Throughputs and latencies of one architecture (not in the DeviceSpec yet)."""
+    """What one architecture's timing needs beyond its device profile (the profile has
+    the bandwidths: ``l1_bytes_per_clock_per_cu``, ``l2_bytes_per_clock_per_channel``,
+    ``lds_bytes_per_clock_per_cu``, ``infinity_cache_gbs``, with their sources)."""
 
     valu_lanes_per_simd: int  # a wave's VALU instruction takes wave_size / lanes clocks
-    l1_bytes_per_clock_per_cu: int
-    l2_bytes_per_clock_per_channel: int
-    lds_bytes_per_clock_per_cu: int
-    mall_gbs: float  # Infinity Cache peak, 0 without one
     latency_cycles: dict[str, int]  # vL1D, L2, MALL, HBM, LDS: load-to-use, unloaded
     sources: str
+    launch_s: float = KERNEL_LAUNCH_S  # the floor every kernel pays (costs.py)
+    # Atomics: an L2 channel performs one request (a wavefront's lanes on one line) in
+    # max(request cycles, lane cycles x its lanes on the busiest word); a channel holds
+    # the lines of every `interleave`-th block of addresses. Fitted to the H200's
+    # reductions and histograms (benchmarks/calibration); assumed for the AMD targets.
+    atomic_request_cycles: float = 2.0
+    atomic_lane_cycles: float = 3.5
+    l2_interleave_bytes: int = 256
 
 
 _CDNA_LAT = {"vL1D": 120, "L2": 250, "MALL": 450, "HBM": 750, "LDS": 64}
+_CDNA = "16-wide SIMDs (ROCm Compute Profiler 'Pipeline descriptions'); latencies: " + LAT
 ARCH: dict[str, ArchRates] = {
-    "gfx942": ArchRates(
-        16,
-        128,
-        128,
-        128,
-        17200.0,
-        _CDNA_LAT,
-        RPC942 + "; 16-wide SIMDs (ROCm Compute Profiler 'Pipeline "
-        "descriptions'); MALL 17.2 TB/s peak (AMD CDNA 3 white paper); "
-        "latencies: " + LAT,
-    ),
-    "gfx90a": ArchRates(16, 64, 64, 128, 0.0, _CDNA_LAT, RPC90A + "; latencies: " + LAT),
-    "gfx908": ArchRates(16, 64, 64, 128, 0.0, _CDNA_LAT, RPC90A + "; latencies: " + LAT),
-    "gfx1100": ArchRates(
+    "gfx942": ArchRates(16, _CDNA_LAT, _CDNA + "; L2 interleave 256 B over 16 channels"
+                        " (ROCm Compute Profiler docs, 'L2 cache')"),
+    "gfx90a": ArchRates(16, _CDNA_LAT, _CDNA),
+    "gfx908": ArchRates(16, _CDNA_LAT, _CDNA),
+    "gfx1100": ArchRates(32, {"vL1D": 100, "L2": 250, "MALL": 400, "HBM": 600, "LDS": 64},
+                         "SIMD32 (RDNA 3 ISA guide); latencies: " + LAT),
+    "sm_90": ArchRates(
         32,
-        128,
-        64,
-        128,
-        5300.0,
-        {"vL1D": 100, "L2": 250, "MALL": 400, "HBM": 600, "LDS": 64},
-        "SIMD32 (RDNA 3 ISA guide); MALL 5.3 TB/s peak (AMD RDNA 3 launch,"
-        " Nov 2022, Infinity Fabric GCD-MCD bandwidth); L0 128 B/clk/CU and"
-        " L2 64 B/clk/channel are model assumptions; latencies: " + LAT,
+        {"vL1D": 40, "L2": 260, "MALL": 260, "HBM": 650, "LDS": 30},
+        "calibration target (h200): a warp instruction issues in one clock on an SM"
+        " sub-partition's 32 FP32 lanes (NVIDIA H100 architecture white paper);"
+        " latencies: order of magnitude of Chips and Cheese, 'Nvidia's H100: Funny L2,"
+        " and Tons of Bandwidth' (2023), pointer chasing; launch floor 35 us: measured,"
+        " a 12 MiB vector add timed with CUDA events around a numba-cuda launch takes"
+        " 42 us; atomics' 4 KiB interleave: fitted, the H200's 1 KiB histogram behaves"
+        " as one channel (benchmarks/calibration)",
+        launch_s=35e-6,
+        l2_interleave_bytes=4096,
     ),
 }
 
@@ -125,7 +123,7 @@ def kernel_time(
     occupancy: int | Occupancy,
     workgroups: int,
     mlp: float = MLP,
-    launch_s: float = KERNEL_LAUNCH_S,
+    launch_s: float | None = None,
 ) -> tuple[float, dict[str, float | str]]:
     """Modeled seconds of one kernel and the breakdown (module docstring).
 
@@ -134,6 +132,7 @@ def kernel_time(
     ``occupancy``: waves per SIMD, or an ``Occupancy``; ``workgroups``: in the launch.
     """
     arch = rates_for(spec)
+    launch_s = arch.launch_s if launch_s is None else launch_s
     f = spec.clock_mhz * 1e6
     waves = max(1, counts.waves)
     occ = int(getattr(occupancy, "waves_per_simd", occupancy))
@@ -146,28 +145,22 @@ def kernel_time(
     rounds = math.ceil(waves / (simds * resident))
     cpi = spec.wave_size / arch.valu_lanes_per_simd  # clocks per VALU instruction
     level_bytes, hit = _traffic(spec, counts, memory)
-    lds_cycles = _lds_cycles(spec, arch, counts, memory)
+    lds_cycles = _lds_cycles(spec, counts, memory)
 
     times: dict[str, float] = {
         "valu": counts.valu * cpi / (simds * f),
         "salu": (counts.salu + counts.smem + counts.branch) / (active_cus * f),
         "lds": lds_cycles / (active_cus * f),
-        "vL1D": level_bytes["vL1D"] / (arch.l1_bytes_per_clock_per_cu * active_cus * f),
+        "vL1D": level_bytes["vL1D"] / (spec.l1_bytes_per_clock_per_cu * active_cus * f),
         "L2": level_bytes["L2"]
-        / (arch.l2_bytes_per_clock_per_channel * spec.l2_channels * active_xcds * f),
+        / (spec.l2_bytes_per_clock_per_channel * spec.l2_channels * active_xcds * f),
         "HBM": level_bytes["HBM"] / (spec.memory_bandwidth_gbs * GB),
     }
-    if spec.has_infinity_cache and arch.mall_gbs:
-        times["MALL"] = level_bytes["MALL"] / (arch.mall_gbs * GB)
+    if spec.has_infinity_cache and spec.infinity_cache_gbs:
+        times["MALL"] = level_bytes["MALL"] / (spec.infinity_cache_gbs * GB)
     if memory is not None and memory.atomic_lane_ops:
-        s = memory.scale
-        times["atomic"] = (
-            max(
-                memory.atomic_hottest_line_ops * s,
-                memory.atomic_lane_ops * s / (spec.l2_channels * active_xcds),
-            )
-            / f
-        )
+        # the busiest line serialises its requests; all lines share the L2 channels
+        times["atomic"] = memory.scale * _atomic_cycles(spec, arch, memory) / f
     # Latency exposure: per wave, issue + the loads' and LDS ops' latency it must wait.
     lat = arch.latency_cycles
     avg = _average_latency(lat, hit, spec.has_infinity_cache)
@@ -224,6 +217,14 @@ def _traffic(
     return out, hit
 
 
+def _atomic_cycles(spec: DeviceSpec, arch: ArchRates, m: GpuMemoryResult) -> float:
+    """Clocks of the busiest L2 channel's atomic requests (traced ones, unscaled)."""
+    req = m.atomic_requests
+    channel = (req[:, 0] // arch.l2_interleave_bytes) % (spec.l2_channels * spec.xcd_count)
+    cost = np.maximum(arch.atomic_request_cycles, arch.atomic_lane_cycles * req[:, 1])
+    return float(np.bincount(channel, weights=cost).max(initial=0.0))
+
+
 def _average_latency(lat: dict[str, int], hit: dict[str, float], mall: bool) -> float:
     """Load-to-use latency weighted by where loads are served (all HBM without a trace)."""
     if not hit:
@@ -235,11 +236,9 @@ def _average_latency(lat: dict[str, int], hit: dict[str, float], mall: bool) -> 
     return hit["vL1D"] * lat["vL1D"] + (1 - hit["vL1D"]) * below_l1
 
 
-def _lds_cycles(
-    spec: DeviceSpec, arch: ArchRates, c: InstructionCounts, m: GpuMemoryResult | None
-) -> float:
+def _lds_cycles(spec: DeviceSpec, c: InstructionCounts, m: GpuMemoryResult | None) -> float:
     """LDS clocks: the bank model's cycles per traced instruction x the engine's count;
     conflict-free 4 B per lane when nothing was traced."""
     if m is not None and m.lds["instructions"]:
         return c.lds * m.lds["cycles"] / m.lds["instructions"]
-    return c.lds * math.ceil(spec.wave_size * 4 / arch.lds_bytes_per_clock_per_cu)
+    return c.lds * math.ceil(spec.wave_size * 4 / spec.lds_bytes_per_clock_per_cu)

@@ -71,9 +71,9 @@ def to_toml():
     return _to_toml
 
 
-@pytest.fixture(params=list_devices())
+@pytest.fixture(params=list_devices(calibration=True))
 def device_key(request: pytest.FixtureRequest) -> str:
-    """Each shipped device key in turn."""
+    """Each shipped device key in turn, the calibration target (h200) included."""
     return request.param
 
 

@@ -36,7 +36,9 @@ def test_line_sizes_and_banks_are_powers_of_two(device_key):
 def test_wave_size(device_key):
     spec = get_spec(device_key)
     assert spec.wave_size in (32, 64)
-    assert spec.is_wave32 == (spec.wave_size == 32) == spec.family.startswith("RDNA")
+    # wave32: RDNA under HIP, and an NVIDIA calibration target's 32-thread warps
+    wave32 = spec.family.startswith("RDNA") or spec.is_calibration_target
+    assert spec.is_wave32 == (spec.wave_size == 32) == wave32
 
 
 def test_compute_derived_values(device_key):
@@ -106,11 +108,13 @@ def test_links(device_key):
     spec = get_spec(device_key)
     assert spec.host_link.startswith("PCIe ")
     assert 0 < spec.host_link_pageable_gbs <= spec.host_link_pinned_gbs
-    assert (spec.peer_link_gbs > 0) == spec.family.startswith("CDNA")
+    # peer links: CDNA's Infinity Fabric, and the NVIDIA calibration target's NVLink
+    assert (spec.peer_link_gbs > 0) == (spec.family.startswith("CDNA")
+                                        or spec.is_calibration_target)
 
 
 def test_identity(device_key):
     spec = get_spec(device_key)
     assert spec.compute_capability == spec.arch_version[:2]
     assert spec.gcn_arch_name.split(":")[0] == spec.gfx_target
-    assert spec.name.startswith("AMD ")
+    assert spec.name.startswith("NVIDIA " if spec.is_calibration_target else "AMD ")

@@ -1,0 +1,130 @@
+"""Default modeled time of a launch: a traced sample of work-groups, scaled, memoised.
+
+Every launch gets a time that reflects its accesses and instructions, without a full
+trace::
+
+    launch_key(launch)      kernel + argument types, grid, block, LDS, device, each
+                            array's shape and strides, scalar values, and the address
+                            of every integer array (its contents may be indices)
+      memo hit            --> the time and breakdown of the first such launch
+      miss: a Tracer(sample=SAMPLE) --> about SAMPLE work-groups spread over the grid run
+                              instrumented (runs of consecutive ones), the rest fast
+            estimate()    --> the memory model on a *scaled machine*, then
+                              timing.kernel_time on the real one
+
+The scaled machine keeps the ratios that decide cache behaviour when only a fraction
+``f`` of the work-groups is replayed: compute units and cache capacities (L2, Infinity
+Cache) shrink by the same factor (``scaled_spec``), so the sample's resident
+work-groups per cache byte and its reuse distance per cache byte match the whole
+launch's (set sampling, as in cache-simulation literature; the vL1D is per CU and stays
+whole). The scaled machine also hashes addresses to cache sets (``hash_sets``: a
+2-D array's rows do not all fall in one set) and fills L2 misses by 32-byte sectors
+(``sectors``), both calibrated against an H200 (benchmarks/calibration).
+``breakdown["estimate"]`` says which way the time was made: ``"sampled"``,
+``"memo"`` or ``"traced"``. A memo entry is stale when an integer array's *contents*
+change between launches of the same shapes (say, a new permutation in the same buffer):
+re-allocate, or trace (``gpusim.config.trace``) to model that launch again.
+
+>>> from gpusim.devices import get_spec
+>>> small = scaled_spec(get_spec("mi300x"), 1 / 38)
+>>> small.cu_count, small.xcd_count, small.l2_bytes // 1024
+(8, 8, 108)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import threading
+from typing import Any
+
+import numpy as np
+
+from gpusim.devices import DeviceSpec
+from gpusim.engine.tracing import TracedLaunch
+from gpusim.memsim import GpuMemoryModel
+from gpusim.occupancy_model import occupancy
+from gpusim.timing import kernel_time
+
+ENABLED = True  # False: launches keep the first-order estimate (benchmarks' baseline)
+SAMPLE = 64  # work-groups traced per modeled launch (a grid this small is traced whole)
+MEMO_SIZE = 4096  # remembered launch shapes; the oldest half goes when it is full
+_memo: dict[tuple, tuple[float, dict]] = {}
+_models: dict[DeviceSpec, GpuMemoryModel] = {}
+_lock = threading.Lock()
+
+
+def launch_key(launch: Any) -> tuple:
+    """What a launch's modeled time depends on (module docstring)."""
+    parts: list[Any] = [id(launch.kernel), launch.grid, launch.block, launch.dynamic_lds_bytes,
+                        launch.device.key]
+    for a in launch.args:
+        if isinstance(a, np.ndarray):
+            parts.append((a.shape, a.strides, a.dtype.str,
+                          a.ctypes.data if a.dtype.kind in "iu" else 0))
+        elif isinstance(a, (int, float, complex, bool, np.generic)):
+            parts.append(a)
+        else:  # records, tuples: their type
+            parts.append(type(a))
+    return tuple(parts)
+
+
+def remembered(key: tuple) -> tuple[float, dict] | None:
+    """The memoised (seconds, breakdown) of an earlier launch with this key, if any."""
+    hit = _memo.get(key)
+    if hit is None:
+        return None
+    return hit[0], {**hit[1], "estimate": "memo"}
+
+
+def forget() -> None:
+    """Drop every memoised launch time (the next launch of each shape is modeled again)."""
+    with _lock:
+        _memo.clear()
+
+
+def scaled_spec(spec: DeviceSpec, fraction: float) -> DeviceSpec:
+    """``spec`` with CUs, L2 and Infinity Cache scaled by about ``fraction`` (at least one
+    CU per XCD and one set per cache); vL1D, bandwidths and everything else unchanged."""
+    if fraction >= 1:
+        return spec
+    cus = max(1, round(spec.cus_per_xcd * fraction)) * spec.xcd_count
+    kept = cus / spec.cu_count  # what the rounding left: caches follow the CUs
+
+    def cache(size: int, line: int, ways: int) -> int:
+        unit = line * ways
+        return max(1, round(size * kept / unit)) * unit if size else 0
+
+    return dataclasses.replace(
+        spec, cu_count=cus, l2_channels=1,  # channels only matter for bandwidth (real spec)
+        l2_bytes=cache(spec.l2_bytes, spec.l2_line_bytes, spec.l2_ways),
+        infinity_cache_bytes=cache(spec.infinity_cache_bytes,
+                                   spec.infinity_cache_line_bytes, 16))  # fmt: skip
+
+
+def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes: int,
+             resources: dict | None = None, key: tuple | None = None
+             ) -> tuple[float, dict[str, Any]]:
+    """(seconds, breakdown) of a launch from its sampled trace; memoised under ``key``."""
+    regs = {k: (resources or {}).get(k) for k in ("vgprs", "sgprs", "agprs")}
+    occ = occupancy(block_size=math.prod(block), lds_bytes=lds_bytes, device=spec, **regs)
+    fraction = traced.traced_workgroups / traced.total_workgroups
+    small = scaled_spec(spec, fraction)
+    with _lock:  # one model per scaled machine, cold for every kernel
+        model = _models.get(small)
+        if model is None:
+            model = _models[small] = GpuMemoryModel(small, hash_sets=True, sectors=True)
+        model.reset()
+        mem = model.run(traced.trace, workgroups_per_cu=max(1, occ.workgroups_per_cu))
+    seconds, breakdown = kernel_time(spec, traced.counts, mem,
+                                     occupancy=max(1, occ.waves_per_simd),
+                                     workgroups=traced.total_workgroups)
+    breakdown["estimate"] = "sampled" if traced.sampled else "traced"
+    breakdown["traced_workgroups"] = float(traced.traced_workgroups)
+    if key is not None:
+        with _lock:
+            if len(_memo) >= MEMO_SIZE:
+                for old in list(_memo)[: MEMO_SIZE // 2]:
+                    del _memo[old]
+            _memo[key] = (seconds, breakdown)
+    return seconds, breakdown

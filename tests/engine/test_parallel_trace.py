@@ -1,0 +1,59 @@
+"""Traced work-groups split over host threads give the trace one thread gives."""
+
+import numpy as np
+import pytest
+
+from gpusim.compile import lang as hip
+from gpusim.config import config
+from gpusim.devices import get_spec
+from gpusim.engine import launch
+from gpusim.engine.tracing import TraceLimits, Tracer, plan_spans
+
+
+def stencil(a, out, hist):
+    i = hip.grid(1)
+    if 0 < i < a.size - 1:
+        out[i] = a[i - 1] + a[i + 1]
+        hip.atomic.add(hist, i % 7, 1)
+
+
+def traced(parallel: bool, sample: int = 0, limits: TraceLimits | None = None):
+    a = np.arange(64 * 96, dtype=np.float32)
+    out, hist = np.zeros_like(a), np.zeros(7, np.int64)
+    tracer = Tracer(addresses=(1 << 20, 1 << 24, 1 << 28), sample=sample, limits=limits)
+    before = config.parallel
+    config.parallel = parallel
+    try:
+        launch(stencil, grid=96, block=64, args=(a, out, hist), device=get_spec("mi300x"),
+               tracer=tracer)
+    finally:
+        config.parallel = before
+    want = np.zeros_like(a)
+    want[1:-1] = a[:-2] + a[2:]
+    assert np.array_equal(out, want)  # every work-group ran exactly once
+    assert hist.sum() == a.size - 2
+    return tracer.result
+
+
+@pytest.mark.parametrize("sample", [0, 32])
+def test_parallel_trace_equals_one_thread(sample):
+    one, many = traced(False, sample), traced(True, sample)
+    assert one.traced_workgroups == many.traced_workgroups
+    assert one.counts == many.counts
+    for name in ("addr", "active", "kind", "space", "site", "wave", "workgroup"):
+        assert np.array_equal(getattr(one.trace, name), getattr(many.trace, name)), name
+
+
+def test_sample_traces_the_planned_spans_and_the_rest_runs_fast():
+    r = traced(True, sample=32)
+    ids = np.unique(r.trace.workgroup)
+    planned = np.concatenate([np.arange(s, e) for s, e in plan_spans(96, 32)])
+    assert np.array_equal(ids, planned) and r.sampled
+
+
+def test_event_limit_keeps_whole_work_groups_of_each_worker():
+    small = TraceLimits(max_workgroups=2048, max_events=64 * 3 * 10)  # ~10 work-groups
+    r = traced(True, limits=small)
+    assert 1 <= r.traced_workgroups <= 12 and r.sampled
+    per_wg = np.bincount(r.trace.workgroup)
+    assert set(per_wg[per_wg > 0]) <= {4, 5, 6}  # whole work-groups only (64 lanes)
