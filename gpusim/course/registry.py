@@ -27,6 +27,7 @@ Hint 1 of 1 for exercise 99.1: Multiply by two.
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import textwrap
 from collections.abc import Callable, Sequence
@@ -36,6 +37,7 @@ from gpusim.course.feedback import NOT_YET, SOLVED, WIDTH, Feedback, log
 from gpusim.errors import HipError, SanitizerError
 
 _ID = re.compile(r"^(\d\d)\.(\d+)$")
+GRADING_ENV = "NBGRADER_EXECUTION"  # nbgrader sets it to "autograde" / "validate"
 
 
 class NotYet(Exception):  # noqa: N818 - a verdict, not an error: reads as `raise NotYet(...)`
@@ -96,7 +98,9 @@ def check(exercise_id: str, *args, **kwargs) -> Feedback:
 
     Pass what the exercise asks for: a value, a kernel, a function. The check runs it
     on its own inputs against a reference computed independently (NumPy, the device
-    profile, the unoptimised kernel's modeled time).
+    profile, the unoptimised kernel's modeled time). While nbgrader autogrades or
+    validates a notebook (it sets ``NBGRADER_EXECUTION``), "not yet" raises
+    ``AssertionError`` so the check cell loses its points.
     """
     ex = get(exercise_id)
     try:
@@ -108,6 +112,8 @@ def check(exercise_id: str, *args, **kwargs) -> Feedback:
         status, lines = NOT_YET, [describe_error(err)]
     feedback = Feedback(ex.id, ex.title, status, lines)
     log(feedback)
+    if not feedback.solved and os.environ.get(GRADING_ENV) in ("autograde", "validate"):
+        raise AssertionError(str(feedback))  # nbgrader: a test cell fails by raising
     return feedback
 
 

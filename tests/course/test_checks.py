@@ -145,3 +145,16 @@ def test_feedback_renders_as_html_and_logs(tmp_path, monkeypatch):
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     assert [(r["exercise"], r["status"]) for r in rows] == [("00.1", "not yet"),
                                                              ("00.1", "solved")]
+
+
+def test_02_2_compaction():
+    assert "with 64 atomics for 64" in solved(course.check("02.2", sub.compact_per_wave))
+    told(course.check("02.2", sub.compact_per_value), "atomic per kept value")
+    told(course.check("02.2", sub.compact_no_shfl), "which is not right")
+
+
+def test_nbgrader_autograde_fails_an_unsolved_check(monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(AssertionError, match="resident is 0"):
+        course.check("00.1", 0)
+    assert course.check("00.1", 622592).solved
