@@ -122,6 +122,7 @@ def make_lab(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """A student lab built from a solution notebook (the input is not modified)."""
     lab = nbformat.from_dict(solution)
     cells = []
+    nbgrader_metadata(lab.cells)  # before the solutions go: they mark the answer cells
     for cell in lab.cells:
         if "instructor" in cell.get("metadata", {}).get("tags", []):
             continue
@@ -132,7 +133,6 @@ def make_lab(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
         cell.get("metadata", {}).pop("execution", None)
         cells.append(cell)
     lab.cells = cells
-    nbgrader_metadata(lab.cells)
     return lab
 
 

@@ -93,14 +93,15 @@ def get(exercise_id: str) -> Exercise:
     return _EXERCISES[exercise_id]
 
 
-def check(exercise_id: str, *args, **kwargs) -> Feedback:
+def check(exercise_id: str, *args, **kwargs) -> Feedback | None:
     """Check the student's answer to an exercise; returns (and logs) the ``Feedback``.
 
     Pass what the exercise asks for: a value, a kernel, a function. The check runs it
     on its own inputs against a reference computed independently (NumPy, the device
     profile, the unoptimised kernel's modeled time). While nbgrader autogrades or
     validates a notebook (it sets ``NBGRADER_EXECUTION``), "not yet" raises
-    ``AssertionError`` so the check cell loses its points.
+    ``AssertionError`` so the check cell loses its points, and "solved" is printed
+    instead of returned (nbgrader reads a cell's value as a partial score).
     """
     ex = get(exercise_id)
     try:
@@ -112,8 +113,11 @@ def check(exercise_id: str, *args, **kwargs) -> Feedback:
         status, lines = NOT_YET, [describe_error(err)]
     feedback = Feedback(ex.id, ex.title, status, lines)
     log(feedback)
-    if not feedback.solved and os.environ.get(GRADING_ENV) in ("autograde", "validate"):
-        raise AssertionError(str(feedback))  # nbgrader: a test cell fails by raising
+    if os.environ.get(GRADING_ENV) in ("autograde", "validate"):
+        if not feedback.solved:
+            raise AssertionError(str(feedback))  # nbgrader: a test cell fails by raising
+        print(feedback)  # a returned value would read to nbgrader as a partial score
+        return None
     return feedback
 
 
