@@ -27,6 +27,7 @@ Hint 1 of 1 for exercise 99.1: Multiply by two.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import re
 import textwrap
@@ -104,6 +105,13 @@ def check(exercise_id: str, *args, **kwargs) -> Feedback | None:
     instead of returned (nbgrader reads a cell's value as a partial score).
     """
     ex = get(exercise_id)
+    wants = inspect.signature(ex.run)
+    try:
+        wants.bind(*args, **kwargs)
+    except TypeError:
+        names = ", ".join(wants.parameters)
+        raise TypeError(f'course.check("{ex.id}", ...) takes {names} after the id: pass '
+                        "what the exercise names, as the lab's check cell does") from None
     try:
         said = ex.run(*args, **kwargs)
         status, lines = SOLVED, [said] if isinstance(said, str) else list(said)

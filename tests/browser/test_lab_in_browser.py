@@ -4,11 +4,14 @@ Drives the system Chromium (never a downloaded browser) through Playwright, agai
 JupyterLab server with the course's shipped settings (see conftest.py).
 """
 
+from pathlib import Path
+
 import nbformat
 import pytest
 from jupyterlab_session import KERNEL_READY, Browser, Lab, click_run_all, open_notebook, run_all
 
 pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _notebook(lab: Lab, name: str, *sources: str) -> str:
@@ -85,3 +88,20 @@ def test_shipped_settings_are_in_effect(jupyterlab: Lab):
         assert settings["settings"] == {}  # nothing set by the user (or the test)
         defaults = {key: settings["schema"]["properties"][key]["default"] for key in values}
         assert defaults == values, plugin
+
+
+def test_a_solved_lab_shows_its_view_and_says_solved(jupyterlab: Lab, browser: Browser):
+    # Lab 01 as a student who finished it has it: the solution, outputs cleared. Its
+    # check renders "solved" and its dispatch view draws Bokeh figures.
+    nb = nbformat.read(ROOT / "solutions" / "01_first_kernels.ipynb", as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nbformat.write(nb, jupyterlab.root / "labs" / "01_solved.ipynb")
+    run = run_all(browser, jupyterlab, "labs/01_solved.ipynb")
+    assert "Exercise 01.1 (grid-stride loop): solved." in run.text, run.text[-2000:]
+    assert "End of lab 01." in run.text and run.saved_errors == []
+    canvases = browser.page.locator(".bk-Canvas")
+    canvases.first.scroll_into_view_if_needed()
+    canvases.first.wait_for(state="visible", timeout=30_000)
+    assert browser.console_errors == []

@@ -132,6 +132,8 @@ def test_hints_come_one_at_a_time_and_bad_ids_say_what_exists():
         course.check("06.7", None)
     with pytest.raises(ValueError, match="must look like"):
         course.check("6.1", None)
+    with pytest.raises(TypeError, match=r'check\("04.1", ...\) takes pipeline, h_in, h_out'):
+        course.check("04.1", print)
     with pytest.raises(ValueError, match="hints 1 to 3"):
         course.hint("06.1", 9)
 

@@ -10,6 +10,7 @@ Executed: every starter (labs/, generated) runs top to bottom in a fresh kernel;
 check must answer "not yet" (never "solved", never a crash of the notebook).
 """
 
+import os
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -78,8 +79,8 @@ def _run_starter(name):
 
 
 def test_every_starter_runs_and_its_checks_say_not_yet():
-    """One test for all starters, run two at a time (each in its own kernel)."""
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    """One test for all starters, several at a time (each in its own kernel)."""
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 2)) as pool:
         results = dict(zip(CHECKED, pool.map(_run_starter, CHECKED), strict=True))
     for name, (_, verdicts) in results.items():
         want = [i for _, i in checks_of(solution(name))]
