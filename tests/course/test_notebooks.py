@@ -88,3 +88,14 @@ def test_every_starter_runs_and_its_checks_say_not_yet():
         for v in verdicts:
             assert v["status"] == "not yet", (name, v)
             assert v["lines"] and not v["lines"][0].startswith("Your code raised"), (name, v)
+
+
+def test_lab_times_table_lists_every_lab_under_the_limit():
+    """course/lab_times.md (python course/execute.py --times) has a row per lab of the
+    manifest, each under a minute for the solution and the starter."""
+    rows = {line.split("`")[1]: line.split("|")[2:4]
+            for line in (ROOT / "course" / "lab_times.md").read_text().splitlines()
+            if line.startswith("| `")}
+    assert set(rows) == set(NAMES)
+    for name, seconds in rows.items():
+        assert all(float(s) < 60 for s in seconds), (name, seconds)
