@@ -1,0 +1,155 @@
+"""Student submissions for the checks of labs 07-12: one right and several wrong ones per
+exercise, each wrong one a mistake students make. Kernels must live in a file."""
+
+import math
+
+import numpy as np
+
+from gpusim import hip
+
+# ---- 12.2 / 12.3: row softmax
+
+
+@hip.jit
+def softmax_naive(x, y, rows, cols):  # the lab's naive kernel (12.2 changes its launch)
+    r = hip.grid(1)
+    if r < rows:
+        m = np.float32(-np.inf)
+        for c in range(cols):
+            m = max(m, x[r, c])
+        s = np.float32(0.0)
+        for c in range(cols):
+            s += math.exp(x[r, c] - m)
+        for c in range(cols):
+            y[r, c] = math.exp(x[r, c] - m) / s
+
+
+@hip.jit
+def softmax_wave_right(x, y, rows, cols):
+    lane = hip.threadIdx.x
+    r = hip.blockIdx.x
+    w = hip.warpsize
+    m = np.float32(-np.inf)
+    for c in range(lane, cols, w):
+        m = max(m, x[r, c])
+    d = w // 2
+    while d > 0:
+        m = max(m, hip.shfl_xor(m, d))
+        d //= 2
+    s = np.float32(0.0)
+    for c in range(lane, cols, w):
+        s += math.exp(x[r, c] - m)
+    d = w // 2
+    while d > 0:
+        s += hip.shfl_xor(s, d)
+        d //= 2
+    for c in range(lane, cols, w):
+        y[r, c] = math.exp(x[r, c] - m) / s
+
+
+@hip.jit
+def softmax_wave_starter(x, y, rows, cols):  # chunks per lane, no reduction of the sum
+    lane = hip.threadIdx.x
+    r = hip.blockIdx.x
+    w = hip.warpsize
+    m = np.float32(-np.inf)
+    for c in range(lane, cols, w):
+        m = max(m, x[r, c])
+    d = w // 2
+    while d > 0:
+        m = max(m, hip.shfl_xor(m, d))
+        d //= 2
+    chunk = cols // w
+    s = np.float32(0.0)
+    for c in range(lane * chunk, lane * chunk + chunk):
+        s += math.exp(x[r, c] - m)
+    for c in range(lane * chunk, lane * chunk + chunk):
+        y[r, c] = math.exp(x[r, c] - m) / s
+
+
+@hip.jit
+def softmax_wave_chunked(x, y, rows, cols):  # right values, uncoalesced chunks per lane
+    lane = hip.threadIdx.x
+    r = hip.blockIdx.x
+    w = hip.warpsize
+    chunk = cols // w
+    m = np.float32(-np.inf)
+    for c in range(lane * chunk, lane * chunk + chunk):
+        m = max(m, x[r, c])
+    d = w // 2
+    while d > 0:
+        m = max(m, hip.shfl_xor(m, d))
+        d //= 2
+    s = np.float32(0.0)
+    for c in range(lane * chunk, lane * chunk + chunk):
+        s += math.exp(x[r, c] - m)
+    d = w // 2
+    while d > 0:
+        s += hip.shfl_xor(s, d)
+        d //= 2
+    for c in range(lane * chunk, lane * chunk + chunk):
+        y[r, c] = math.exp(x[r, c] - m) / s
+
+
+@hip.jit
+def softmax_wave32(x, y, rows, cols):  # CUDA habit: the butterfly starts at 16
+    lane = hip.threadIdx.x
+    r = hip.blockIdx.x
+    m = np.float32(-np.inf)
+    for c in range(lane, cols, 64):
+        m = max(m, x[r, c])
+    d = 16
+    while d > 0:
+        m = max(m, hip.shfl_xor(m, d))
+        d //= 2
+    s = np.float32(0.0)
+    for c in range(lane, cols, 64):
+        s += math.exp(x[r, c] - m)
+    d = 16
+    while d > 0:
+        s += hip.shfl_xor(s, d)
+        d //= 2
+    for c in range(lane, cols, 64):
+        y[r, c] = math.exp(x[r, c] - m) / s
+
+
+# ---- 12.4: all heads in one launch (rows of 256, 4 rows per block of (64, 4))
+
+
+@hip.jit
+def softmax_rows(x, y, rows, cols):
+    lane = hip.threadIdx.x
+    r = hip.blockIdx.x * hip.blockDim.y + hip.threadIdx.y
+    v = hip.local.array(4, np.float32)
+    m = np.float32(-np.inf)
+    for k in range(4):
+        v[k] = x[r, lane + 64 * k]
+        m = max(m, v[k])
+    d = 32
+    while d > 0:
+        m = max(m, hip.shfl_xor(m, d))
+        d //= 2
+    s = np.float32(0.0)
+    for k in range(4):
+        v[k] = math.exp(v[k] - m)
+        s += v[k]
+    d = 32
+    while d > 0:
+        s += hip.shfl_xor(s, d)
+        d //= 2
+    for k in range(4):
+        y[r, lane + 64 * k] = v[k] / s
+
+
+def softmax_all_right(d_in, d_out):
+    softmax_rows[d_in.shape[0] // 4, (64, 4)](d_in, d_out, d_in.shape[0], 256)
+
+
+def softmax_all_per_head(d_in, d_out):
+    for h in range(16):
+        head = slice(h * 512, (h + 1) * 512)
+        softmax_rows[128, (64, 4)](d_in[head], d_out[head], 512, 256)
+
+
+def softmax_all_first_head(d_in, d_out):
+    softmax_rows[128, (64, 4)](d_in, d_out, 512, 256)
