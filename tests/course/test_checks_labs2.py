@@ -1,11 +1,12 @@
 """Checks of labs 07-12: a right submission is told "solved"; each wrong one "not yet"
 with what is wrong (never a crash, never the answer)."""
 
+import numpy as np
 import pytest
 import submissions_labs2 as sub
 
 import gpusim
-from gpusim import course
+from gpusim import course, hip, rccl, rocblas
 from gpusim.course.feedback import WIDTH
 
 GBS = gpusim.devices.get_spec("mi300x").memory_bandwidth_gbs
@@ -61,3 +62,64 @@ def test_12_4_one_launch():
     assert "roofline" in solved(course.check("12.4", sub.softmax_all_right))
     told(course.check("12.4", sub.softmax_all_per_head), "16 launches")
     told(course.check("12.4", sub.softmax_all_first_head), "never written")
+
+
+@pytest.fixture
+def eight_gpus():
+    gpusim.set_system("mi300x", ngpus=8)
+    yield rccl.ncclCommInitAll(8)
+    gpusim.set_system()
+
+
+def _per_rank(arrays):
+    out = []
+    for r, a in enumerate(arrays):
+        hip.hipSetDevice(r)
+        out.append(hip.to_device(a))
+    hip.hipSetDevice(0)
+    return out
+
+
+def test_10_1_allreduce_parts(eight_gpus):
+    xs = [np.full(16, r, np.float32) for r in range(8)]
+    total = np.full(16, 28.0, np.float32)
+    solved(course.check("10.1", _per_rank([total] * 8), xs))
+    told(course.check("10.1", _per_rank([np.zeros(16, np.float32)] * 8), xs),
+         "d_mine[0][0] is 0", "16 of 16")
+    told(course.check("10.1", _per_rank([total] * 7 + [xs[7]]), xs), "d_mine[7][0] is 7")
+
+
+def test_10_2_bus_factors():
+    def right(c, n):
+        return {"AllReduce": 2 * (n - 1) / n}.get(c, 1.0 if c == "Broadcast" else (n - 1) / n)
+    solved(course.check("10.2", right))
+    told(course.check("10.2", lambda c, n: 1.0), "bus_factor('AllReduce', 4) is 1")
+    told(course.check("10.2", lambda c, n: 1.0 if c == "Broadcast" else 2 * (n - 1) / n),
+         "moves each block once")
+
+
+def test_10_3_crossover(eight_gpus):
+    solved(course.check("10.3", 131072))
+    told(course.check("10.3", 4096), "tree is still as fast")
+    told(course.check("10.3", 1 << 20), "already wins")
+    told(course.check("10.3", None), "power of two")
+
+
+def test_10_4_average(eight_gpus):
+    comms = eight_gpus
+
+    def allreduce(reps, scale):
+        rccl.ncclGroupStart()
+        for r, rep in enumerate(reps):
+            for g in (rep.dw1, rep.dw2):
+                rccl.ncclAllReduce(g, g, g.size, rccl.ncclFloat, rccl.ncclSum, comms[r], 0)
+        rccl.ncclGroupEnd()
+        if scale:
+            for rep in reps:
+                hip.hipSetDevice(rep.dev)
+                for g in (rep.dw1, rep.dw2):
+                    rocblas.rocblas_sscal(rep.handle, g.size, 1.0 / len(reps), g, 1)
+
+    solved(course.check("10.4", lambda reps: allreduce(reps, True)))
+    told(course.check("10.4", lambda reps: allreduce(reps, False)), "sum over the 8")
+    told(course.check("10.4", lambda reps: None), "nothing was all-reduced")
