@@ -153,3 +153,41 @@ def softmax_all_per_head(d_in, d_out):
 
 def softmax_all_first_head(d_in, d_out):
     softmax_rows[128, (64, 4)](d_in, d_out, 512, 256)
+
+
+# ---- 09.2: one sum per wavefront
+
+
+@hip.jit
+def wave_sums_right(x, sums):
+    i = hip.grid(1)
+    v = x[i]
+    offset = hip.warpsize // 2
+    while offset > 0:
+        v += hip.shfl_down(v, offset)
+        offset //= 2
+    if hip.laneid == 0:
+        sums[i // hip.warpsize] = v
+
+
+@hip.jit
+def wave_sums_16(x, sums):  # the hipified starter: a 32-lane tree
+    i = hip.grid(1)
+    v = x[i]
+    offset = 16
+    while offset > 0:
+        v += hip.shfl_down(v, offset)
+        offset //= 2
+    if hip.laneid == 0:
+        sums[i // hip.warpsize] = v
+
+
+@hip.jit
+def wave_sums_every_lane(x, sums):  # every lane writes: a race on the slot
+    i = hip.grid(1)
+    v = x[i]
+    offset = hip.warpsize // 2
+    while offset > 0:
+        v += hip.shfl_down(v, offset)
+        offset //= 2
+    sums[i // hip.warpsize] = v

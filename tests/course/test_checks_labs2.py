@@ -123,3 +123,16 @@ def test_10_4_average(eight_gpus):
     solved(course.check("10.4", lambda reps: allreduce(reps, True)))
     told(course.check("10.4", lambda reps: allreduce(reps, False)), "sum over the 8")
     told(course.check("10.4", lambda reps: None), "nothing was all-reduced")
+
+
+def test_09_1_options():
+    solved(course.check("09.1", dict(hip_kernel_syntax=True, roc=True)))
+    told(course.check("09.1", dict()), "hipLaunchKernelGGL")
+    told(course.check("09.1", dict(hip_kernel_syntax=True)), "rocblas_snrm2")
+    told(course.check("09.1", "roc"), "should be a dict")
+
+
+def test_09_2_wave_sums():
+    solved(course.check("09.2", sub.wave_sums_right))
+    told(course.check("09.2", sub.wave_sums_16), "lanes 0-31")
+    told(course.check("09.2", sub.wave_sums_every_lane), "which is not right")
