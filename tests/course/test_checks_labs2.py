@@ -6,7 +6,7 @@ import pytest
 import submissions_labs2 as sub
 
 import gpusim
-from gpusim import course, hip, rccl, rocblas
+from gpusim import course, hip, rccl, rocblas, rocsolver
 from gpusim.course.feedback import WIDTH
 
 GBS = gpusim.devices.get_spec("mi300x").memory_bandwidth_gbs
@@ -136,3 +136,52 @@ def test_09_2_wave_sums():
     solved(course.check("09.2", sub.wave_sums_right))
     told(course.check("09.2", sub.wave_sums_16), "lanes 0-31")
     told(course.check("09.2", sub.wave_sums_every_lane), "which is not right")
+
+
+OP_N, OP_T = rocblas.rocblas_operation_none, rocblas.rocblas_operation_transpose
+
+
+def test_07_1_rowmajor_gemm():
+    def right(h, m, n, k, dA, dB, dC):
+        rocblas.rocblas_sgemm(h, OP_N, OP_N, n, m, k, 1.0, dB, n, dA, k, 0.0, dC, n)
+
+    def column_major(h, m, n, k, dA, dB, dC):  # C = A B computed as if A, B were col-major
+        rocblas.rocblas_sgemm(h, OP_T, OP_T, m, n, k, 1.0, dA, k, dB, n, 0.0, dC, m)
+
+    def as_if_column_major(h, m, n, k, dA, dB, dC):  # the row-major bytes read as col-major
+        rocblas.rocblas_sgemm(h, OP_N, OP_N, m, n, k, 1.0, dA, m, dB, k, 0.0, dC, m)
+
+    solved(course.check("07.1", right))
+    told(course.check("07.1", column_major), "column-major")
+    told(course.check("07.1", as_if_column_major), "which is not right")
+    told(course.check("07.1", lambda *args: None), "never written")
+    told(course.check("07.1", lambda h, m, n, k, dA, dB, dC: rocblas.rocblas_sgemm(
+        h, OP_N, OP_N, n, m, k, 1.0, dB, 1, dA, k, 0.0, dC, n)), "rocblas_status_invalid_size")
+
+
+def test_07_2_tflops():
+    solved(course.check("07.2", lambda r, n: 2 * n**3 / (r.duration_ns * 1e-9) / 1e12))
+    told(course.check("07.2", lambda r, n: n**3 / (r.duration_ns * 1e-9) / 1e12), "2 FLOPs")
+    told(course.check("07.2", lambda r, n: 2 * n**3 / (r.duration_ns * 1e-9) / 1e9), "GFLOP/s")
+    told(course.check("07.2", lambda r, n: 0.0), "too small")
+
+
+def test_07_3_solve_all():
+    def right(h, As, bs, ipiv, infos, batch, n):
+        rocsolver.rocsolver_dgetrf_strided_batched(h, n, n, As, n, n * n, ipiv, n, infos, batch)
+        rocsolver.rocsolver_dgetrs_strided_batched(h, OP_N, n, 1, As, n, n * n, ipiv, n, bs, n,
+                                                   n, batch)
+
+    def first_only(h, As, bs, ipiv, infos, batch, n):
+        rocsolver.rocsolver_dgetrf(h, n, n, As, n, ipiv, infos)
+        rocsolver.rocsolver_dgetrs(h, OP_N, n, 1, As, n, ipiv, bs, n)
+
+    def transposed(h, As, bs, ipiv, infos, batch, n):
+        rocsolver.rocsolver_dgetrf_strided_batched(h, n, n, As, n, n * n, ipiv, n, infos, batch)
+        rocsolver.rocsolver_dgetrs_strided_batched(h, OP_T, n, 1, As, n, n * n, ipiv, n, bs, n,
+                                                   n, batch)
+
+    solved(course.check("07.3", right))
+    told(course.check("07.3", first_only), "the other 4 are untouched")
+    told(course.check("07.3", transposed), "which is not right")
+    told(course.check("07.3", lambda *a: None), "which is not right")
