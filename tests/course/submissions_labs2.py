@@ -191,3 +191,55 @@ def wave_sums_every_lane(x, sums):  # every lane writes: a race on the slot
         v += hip.shfl_down(v, offset)
         offset //= 2
     sums[i // hip.warpsize] = v
+
+
+# ---- 08.1: pi with rocRAND's device API
+
+from gpusim import rocrand  # noqa: E402
+
+
+@hip.jit
+def pi_right(hits, seed, per_thread):
+    tid = hip.grid(1)
+    st = rocrand.rocrand_state_philox4x32_10()
+    rocrand.rocrand_init(seed, tid, 0, st)
+    count = 0
+    for _ in range(per_thread):
+        x = rocrand.rocrand_uniform(st)
+        y = rocrand.rocrand_uniform(st)
+        if x * x + y * y <= 1.0:
+            count += 1
+    hip.atomic.add(hits, 0, count)
+
+
+@hip.jit
+def pi_same_stream(hits, seed, per_thread):  # every thread on subsequence 0
+    st = rocrand.rocrand_state_philox4x32_10()
+    rocrand.rocrand_init(seed, 0, 0, st)
+    count = 0
+    for _ in range(per_thread):
+        x = rocrand.rocrand_uniform(st)
+        y = rocrand.rocrand_uniform(st)
+        if x * x + y * y <= 1.0:
+            count += 1
+    hip.atomic.add(hits, 0, count)
+
+
+@hip.jit
+def pi_starter(hits, seed, per_thread):
+    count = 0
+    hip.atomic.add(hits, 0, count)
+
+
+@hip.jit
+def pi_offset(hits, seed, per_thread):  # thread id as the offset: overlapping streams
+    tid = hip.grid(1)
+    st = rocrand.rocrand_state_philox4x32_10()
+    rocrand.rocrand_init(seed, 0, tid, st)
+    count = 0
+    for _ in range(per_thread):
+        x = rocrand.rocrand_uniform(st)
+        y = rocrand.rocrand_uniform(st)
+        if x * x + y * y <= 1.0:
+            count += 1
+    hip.atomic.add(hits, 0, count)

@@ -6,7 +6,7 @@ import pytest
 import submissions_labs2 as sub
 
 import gpusim
-from gpusim import course, hip, rccl, rocblas, rocsolver
+from gpusim import course, hip, rccl, rocblas, rocsolver, rocsparse
 from gpusim.course.feedback import WIDTH
 
 GBS = gpusim.devices.get_spec("mi300x").memory_bandwidth_gbs
@@ -185,3 +185,51 @@ def test_07_3_solve_all():
     told(course.check("07.3", first_only), "the other 4 are untouched")
     told(course.check("07.3", transposed), "which is not right")
     told(course.check("07.3", lambda *a: None), "which is not right")
+
+
+def test_08_1_pi_kernel():
+    solved(course.check("08.1", sub.pi_right))
+    told(course.check("08.1", sub.pi_same_stream), "the same points")
+    told(course.check("08.1", sub.pi_starter), "hits[0] is 0")
+    told(course.check("08.1", sub.pi_offset), "subsequence and the offset")
+
+
+def test_08_1_reference_matches_the_emulator_exactly():
+    from gpusim.course.exercises.lab08 import _hits, philox_words
+    hits = hip.to_device(np.zeros(1, np.int64))
+    sub.pi_right[2, 64](hits, 2024, 32)
+    assert int(hits.copy_to_host()[0]) == int(_hits(philox_words(2024, np.arange(128), 16)).sum())
+
+
+def test_08_2_to_5():
+    p = 1 << 20
+    solved(course.check("08.2", round(p * np.pi / 4) + 20, p))
+    told(course.check("08.2", round(p * np.pi / 4) - 320, p), "pseudo-random")
+    told(course.check("08.2", 0, p), "should be the number")
+    solved(course.check("08.3", 32768, 1 / 32768, 16384, 2049))
+    told(course.check("08.3", 16384, 1 / 16384, 16384, 2049), "wraps around")
+    told(course.check("08.3", 32768, 1.0, 16384, 2049), "multiply by L")
+    solved(course.check("08.4", rocsparse.rocsparse_index_base_one))
+    told(course.check("08.4", rocsparse.rocsparse_index_base_zero), "count from 1")
+
+
+def test_08_5_ell():
+    import scipy.sparse as sp
+    A = sp.csr_matrix(sp.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(50, 50)))
+    i32, f64 = rocsparse.rocsparse_indextype_i32, rocsparse.rocsparse_datatype_f64_r
+    zero = rocsparse.rocsparse_index_base_zero
+    d_rp = hip.to_device(A.indptr.astype(np.int32))
+    d_ci = hip.to_device(A.indices.astype(np.int32))
+    d_val = hip.to_device(A.data)
+    csr = rocsparse.rocsparse_create_csr_descr(50, 50, A.nnz, d_rp, d_ci, d_val, i32, i32, zero,
+                                               f64)
+    told(course.check("08.5", csr, A), "rocsparse_format_csr descriptor")
+    h, descr = rocsparse.rocsparse_create_handle(), rocsparse.rocsparse_create_mat_descr()
+    width = rocsparse.rocsparse_csr2ell_width(h, 50, descr, d_rp, descr)
+    col, val = hip.device_array(50 * width, np.int32), hip.device_array(50 * width)
+    rocsparse.rocsparse_dcsr2ell(h, 50, descr, d_val, d_rp, d_ci, descr, width, val, col)
+    ell = rocsparse.rocsparse_create_ell_descr(50, 50, col, val, width, i32, zero, f64)
+    solved(course.check("08.5", ell, A))
+    wrong = rocsparse.rocsparse_create_ell_descr(50, 50, col, hip.to_device(np.ones(50 * width)),
+                                                 width, i32, zero, f64)
+    told(course.check("08.5", wrong, A), "does not give A @ x")
