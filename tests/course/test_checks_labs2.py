@@ -233,3 +233,55 @@ def test_08_5_ell():
     wrong = rocsparse.rocsparse_create_ell_descr(50, 50, col, hip.to_device(np.ones(50 * width)),
                                                  width, i32, zero, f64)
     told(course.check("08.5", wrong, A), "does not give A @ x")
+
+
+BLOCK_SUM = """
+#include <hip/hip_runtime.h>
+__global__ void block_sum(const float* in, float* total, int n) {
+    __shared__ float part[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    part[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s /= 2) {
+        if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        SYNC
+    }
+    if (threadIdx.x == 0) atomicAdd(total, part[0]);
+}
+"""
+STARTER = """
+#include <hip/hip_runtime.h>
+__global__ void block_sum(const float* in, float* total, int n) {
+    __shared__ float part[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    part[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+}
+"""
+TRANSPOSE = """
+#include <hip/hip_runtime.h>
+__global__ void transpose_padded(const float* a, float* out, int n) {
+    __shared__ float tile[32][WIDTH];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    tile[ty][tx] = a[(blockIdx.y * 32 + ty) * n + blockIdx.x * 32 + tx];
+    __syncthreads();
+    out[(blockIdx.x * 32 + ty) * n + blockIdx.y * 32 + tx] = tile[tx][ty];
+}
+"""
+
+
+def _cpp(source, name):
+    from gpusim import hipcc
+    return hipcc.compile(source).get_kernel(name)
+
+
+def test_11_1_block_sum():
+    solved(course.check("11.1", _cpp(BLOCK_SUM.replace("SYNC", "__syncthreads();"), "block_sum")))
+    told(course.check("11.1", _cpp(BLOCK_SUM.replace("SYNC", ""), "block_sum")), "sanitizer")
+    told(course.check("11.1", _cpp(STARTER, "block_sum")), "*total is 0")
+
+
+def test_11_2_transpose():
+    solved(course.check("11.2", _cpp(TRANSPOSE.replace("WIDTH", "33"), "transpose_padded")))
+    told(course.check("11.2", _cpp(TRANSPOSE.replace("WIDTH", "32"), "transpose_padded")),
+         "32-way bank conflicts")
