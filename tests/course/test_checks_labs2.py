@@ -4,10 +4,11 @@ with what is wrong (never a crash, never the answer)."""
 import numpy as np
 import pytest
 import submissions_labs2 as sub
+from test_checks import solved, told
 
 import gpusim
 from gpusim import course, hip, rccl, rocblas, rocsolver, rocsparse
-from gpusim.course.feedback import WIDTH
+from gpusim.course.exercises.lab12 import _thread_per_row as softmax_naive
 
 GBS = gpusim.devices.get_spec("mi300x").memory_bandwidth_gbs
 
@@ -17,21 +18,6 @@ def one_gpu():
     gpusim.set_system("mi300x", ngpus=1)
     yield
     gpusim.set_system()
-
-
-def told(feedback, *phrases):
-    text = str(feedback)
-    assert feedback.status == "not yet", text
-    assert all(len(line) <= WIDTH + 2 for line in text.splitlines()), text
-    flat = " ".join(text.split())
-    for phrase in phrases:
-        assert phrase in flat, text
-    return flat
-
-
-def solved(feedback):
-    assert feedback.status == "solved", str(feedback)
-    return " ".join(str(feedback).split())
 
 
 def test_12_1_roofline():
@@ -45,10 +31,10 @@ def test_12_1_roofline():
 
 
 def test_12_2_block_size():
-    assert "faster than block 256" in solved(course.check("12.2", sub.softmax_naive, 64))
-    told(course.check("12.2", sub.softmax_naive, 256), "target is 1.5x")
-    told(course.check("12.2", sub.softmax_naive, 100), "not a whole number")
-    told(course.check("12.2", sub.softmax_naive, "64"), "positive number")
+    assert "faster than block 256" in solved(course.check("12.2", softmax_naive, 64))
+    told(course.check("12.2", softmax_naive, 256), "target is 1.5x")
+    told(course.check("12.2", softmax_naive, 100), "not a whole number")
+    told(course.check("12.2", softmax_naive, "64"), "positive number")
 
 
 def test_12_3_softmax_wave():
