@@ -30,11 +30,22 @@ from gpusim.course.registry import NotYet
 from gpusim.profiler.records import KernelRecord
 
 
-def profiled(launch: Callable[[], object]) -> list[KernelRecord]:
-    """Run ``launch()`` with memory tracing, wait for it, return its kernel records."""
-    with gpusim.profile(memory=True) as prof:
-        launch()
-        hip.hipDeviceSynchronize()
+def profiled(launch: Callable[[], object], *kernels: object) -> list[KernelRecord]:
+    """Run ``launch()`` with memory tracing, wait for it, return its kernel records.
+
+    Pass the kernels it launches when one may be ``@hip.jit(check=True)``: the checked
+    path does not trace, so they run traced here (their ``check`` is restored after).
+    """
+    saved = [(k, k.check) for k in kernels]
+    try:
+        for k, _ in saved:
+            k.check = None
+        with gpusim.profile(memory=True) as prof:
+            launch()
+            hip.hipDeviceSynchronize()
+    finally:
+        for k, flag in saved:
+            k.check = flag
     if not prof.kernels:
         raise NotYet("Nothing was launched: the check expected your code to run a kernel.")
     return prof.kernels
@@ -60,6 +71,9 @@ def lanes_per_element(record: KernelRecord, array: str, kind: str, elements: int
     """How many lanes did ``kind`` ("load", "store", "atomic") on global ``array``, per
     element of it, over the whole launch (traced work-groups scaled up when sampled)."""
     memory = record.memory
+    if "sites" not in memory:
+        raise RuntimeError(f"kernel {record.name} ran untraced (on the checked path?): "
+                           "pass it to profiled(launch, kernel) to count its accesses")
     active = memory.get("exec", {}).get("active_lanes", {})  # mean active lanes per site
     lanes = sum(s["instructions"] * active.get(s["site"], 0.0) for s in memory.get("sites", [])
                 if s["array"] == array and s["kind"] == kind and s["space"] == "global")

@@ -27,6 +27,8 @@ Hint 1 of 1 for exercise 99.1: Multiply by two.
 from __future__ import annotations
 
 import importlib
+import inspect
+import os
 import re
 import textwrap
 from collections.abc import Callable, Sequence
@@ -36,6 +38,7 @@ from gpusim.course.feedback import NOT_YET, SOLVED, WIDTH, Feedback, log
 from gpusim.errors import HipError, SanitizerError
 
 _ID = re.compile(r"^(\d\d)\.(\d+)$")
+GRADING_ENV = "NBGRADER_EXECUTION"  # nbgrader sets it to "autograde" / "validate"
 
 
 class NotYet(Exception):  # noqa: N818 - a verdict, not an error: reads as `raise NotYet(...)`
@@ -91,14 +94,24 @@ def get(exercise_id: str) -> Exercise:
     return _EXERCISES[exercise_id]
 
 
-def check(exercise_id: str, *args, **kwargs) -> Feedback:
+def check(exercise_id: str, *args, **kwargs) -> Feedback | None:
     """Check the student's answer to an exercise; returns (and logs) the ``Feedback``.
 
     Pass what the exercise asks for: a value, a kernel, a function. The check runs it
     on its own inputs against a reference computed independently (NumPy, the device
-    profile, the unoptimised kernel's modeled time).
+    profile, the unoptimised kernel's modeled time). While nbgrader autogrades or
+    validates a notebook (it sets ``NBGRADER_EXECUTION``), "not yet" raises
+    ``AssertionError`` so the check cell loses its points, and "solved" is printed
+    instead of returned (nbgrader reads a cell's value as a partial score).
     """
     ex = get(exercise_id)
+    wants = inspect.signature(ex.run)
+    try:
+        wants.bind(*args, **kwargs)
+    except TypeError:
+        names = ", ".join(wants.parameters)
+        raise TypeError(f'course.check("{ex.id}", ...) takes {names} after the id: pass '
+                        "what the exercise names, as the lab's check cell does") from None
     try:
         said = ex.run(*args, **kwargs)
         status, lines = SOLVED, [said] if isinstance(said, str) else list(said)
@@ -108,6 +121,11 @@ def check(exercise_id: str, *args, **kwargs) -> Feedback:
         status, lines = NOT_YET, [describe_error(err)]
     feedback = Feedback(ex.id, ex.title, status, lines)
     log(feedback)
+    if os.environ.get(GRADING_ENV) in ("autograde", "validate"):
+        if not feedback.solved:
+            raise AssertionError(str(feedback))  # nbgrader: a test cell fails by raising
+        print(feedback)  # a returned value would read to nbgrader as a partial score
+        return None
     return feedback
 
 

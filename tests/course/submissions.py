@@ -171,7 +171,7 @@ def total_racy(x, total):  # the starter: += from every block
         total[0] += tile[0]
 
 
-@hip.jit
+@hip.jit(check=True)  # as lab 03 declares its kernels: the check must still trace it
 def total_atomic_per_element(x, total):  # right, but one atomic per element
     hip.atomic.add(total, 0, x[hip.blockIdx.x * hip.blockDim.x + hip.threadIdx.x])
 
@@ -248,3 +248,42 @@ def make_pipeline(pick, chunks=8, chunk=1 << 18, broken=False, wait=False):
             if wait:
                 hip.hipStreamSynchronize(s)
     return pipeline, h_in, h_out
+
+
+# ---- 02.2 stream compaction: compact(x, out, count), 16 blocks of 256
+
+
+@hip.jit
+def compact_per_wave(x, out, count):
+    i = hip.grid(1)
+    keep = i < x.size and x[i] > 0
+    votes = hip.ballot(keep)
+    lane = hip.laneid
+    below = votes & ((np.uint64(1) << np.uint64(lane)) - np.uint64(1))
+    base = 0
+    if lane == 0:
+        base = hip.atomic.add(count, 0, hip.popc(votes))
+    base = hip.shfl(base, 0)
+    if keep:
+        out[base + hip.popc(below)] = x[i]
+
+
+@hip.jit
+def compact_per_value(x, out, count):  # the starter: right, an atomic per kept value
+    i = hip.grid(1)
+    if i < x.size and x[i] > 0:
+        out[hip.atomic.add(count, 0, 1)] = x[i]
+
+
+@hip.jit
+def compact_no_shfl(x, out, count):  # only lane 0 knows the base
+    i = hip.grid(1)
+    keep = i < x.size and x[i] > 0
+    votes = hip.ballot(keep)
+    lane = hip.laneid
+    below = votes & ((np.uint64(1) << np.uint64(lane)) - np.uint64(1))
+    base = 0
+    if lane == 0:
+        base = hip.atomic.add(count, 0, hip.popc(votes))
+    if keep:
+        out[base + hip.popc(below)] = x[i]

@@ -132,6 +132,8 @@ def test_hints_come_one_at_a_time_and_bad_ids_say_what_exists():
         course.check("06.7", None)
     with pytest.raises(ValueError, match="must look like"):
         course.check("6.1", None)
+    with pytest.raises(TypeError, match=r'check\("04.1", ...\) takes pipeline, h_in, h_out'):
+        course.check("04.1", print)
     with pytest.raises(ValueError, match="hints 1 to 3"):
         course.hint("06.1", 9)
 
@@ -145,3 +147,16 @@ def test_feedback_renders_as_html_and_logs(tmp_path, monkeypatch):
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     assert [(r["exercise"], r["status"]) for r in rows] == [("00.1", "not yet"),
                                                              ("00.1", "solved")]
+
+
+def test_02_2_compaction():
+    assert "with 64 atomics for 64" in solved(course.check("02.2", sub.compact_per_wave))
+    told(course.check("02.2", sub.compact_per_value), "atomic per kept value")
+    told(course.check("02.2", sub.compact_no_shfl), "which is not right")
+
+
+def test_nbgrader_autograde_fails_an_unsolved_check(monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(AssertionError, match="resident is 0"):
+        course.check("00.1", 0)
+    assert course.check("00.1", 622592) is None  # printed: nbgrader reads values as scores

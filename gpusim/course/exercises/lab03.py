@@ -41,7 +41,7 @@ def block_total(kernel) -> str:
         kernel[blocks, 256](d_x, total)
         hip.hipDeviceSynchronize()
     expect_array("total", total.copy_to_host(), np.array([x.sum()], np.float32))
-    (k,) = profiled(lambda: kernel[blocks, 256](d_x, total))
+    (k,) = profiled(lambda: kernel[blocks, 256](d_x, total), kernel)
     atomics = lanes_per_element(k, "total", "atomic", 1)
     expect_true(atomics <= blocks, f"The total is right, but {atomics:,.0f} atomics hit "
                 f"total[0] for {x.size:,} elements: an atomic per element serialises on one "
