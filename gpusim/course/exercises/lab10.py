@@ -1,0 +1,156 @@
+"""Lab 10 (several GPUs): all-reduce by parts, bus factors, ring vs tree, data parallelism."""
+
+from __future__ import annotations
+
+import os
+from types import SimpleNamespace
+
+import numpy as np
+
+import gpusim
+from gpusim import hip, rccl, rocblas
+from gpusim.course.expect import expect_array, expect_true
+from gpusim.course.registry import NotYet, exercise
+from gpusim.runtime.system import get_system
+
+
+def _ngpus() -> int:
+    n = len(get_system().devices)
+    expect_true(n >= 2, f"This system has {n} GPU; the exercise needs the lab's 8 "
+                "(gpusim.set_system('mi300x', ngpus=8)).")
+    return n
+
+
+def _on_each(n: int, make) -> list:
+    out = []
+    for r in range(n):
+        hip.hipSetDevice(r)
+        out.append(make(r))
+    hip.hipSetDevice(0)
+    return out
+
+
+def _sync(n: int) -> None:
+    for r in range(n):
+        hip.hipSetDevice(r)
+        hip.hipDeviceSynchronize()
+    hip.hipSetDevice(0)
+
+
+@exercise("10.1", "all-reduce from two collectives", hints=[
+    "After a reduce-scatter, rank r holds the sum of block r only; after an all-gather, "
+    "every rank holds every rank's block.",
+    "Call each collective once per rank, all 8 calls between ncclGroupStart() and "
+    "ncclGroupEnd() (on_all_ranks does that).",
+    "Reduce-scatter from d_x[r] into d_blk[r] (count // n elements), then all-gather from "
+    "d_blk[r] into d_mine[r].",
+])
+def allreduce_parts(d_mine: list, xs: list) -> str:
+    """Compares every rank's ``d_mine`` with the NumPy sum of the inputs ``xs``."""
+    want = np.sum(np.asarray(xs, np.float64), axis=0)
+    got = [np.asarray(d.copy_to_host(), np.float64) for d in d_mine]
+    for r, g in enumerate(got):
+        expect_array(f"d_mine[{r}]", g, want, rtol=1e-5, atol=1e-5)
+    return f"All {len(got)} ranks hold the element-wise sum of the {len(xs)} inputs."
+
+
+_FACTORS = {"AllReduce": lambda n: 2 * (n - 1) / n, "AllGather": lambda n: (n - 1) / n,
+            "ReduceScatter": lambda n: (n - 1) / n, "Broadcast": lambda n: 1.0}
+
+
+@exercise("10.2", "bus bandwidth factors", hints=[
+    "busbw = algbw x factor, where the factor counts the bytes each rank's link carries "
+    "per byte of the buffer.",
+    "In an all-gather each rank receives every block except its own: n - 1 of n blocks.",
+    "A broadcast sends the whole buffer over every link of the chain exactly once.",
+])
+def bus_factors(bus_factor) -> str:
+    """Calls ``bus_factor(collective, n)`` for 2-16 ranks; nccl-tests' PERFORMANCE.md."""
+    for name, factor in _FACTORS.items():
+        for n in (2, 4, 8, 16):
+            got, want = bus_factor(name, n), factor(n)
+            if not isinstance(got, (int, float)) or not np.isclose(got, want):
+                shown = f"{got:.4g}" if isinstance(got, (int, float)) else repr(got)
+                extra = (" That is the all-reduce's factor: an all-gather moves each block "
+                         "once, not twice." if isinstance(got, (int, float)) and
+                         np.isclose(got, 2 * (n - 1) / n) else "")
+                raise NotYet(f"bus_factor({name!r}, {n}) is {shown}, which is not right."
+                             + extra)
+    return "All four factors match nccl-tests' for 2 to 16 ranks."
+
+
+def _allreduce_us(nbytes: int, algo: str, n: int) -> float:
+    comms = rccl.ncclCommInitAll(n)
+    bufs = _on_each(n, lambda r: hip.device_array(nbytes // 4, np.float32))
+    before = os.environ.get("NCCL_ALGO")
+    os.environ["NCCL_ALGO"] = algo
+    try:
+        with gpusim.profile() as prof:
+            rccl.ncclGroupStart()
+            for r in range(n):
+                rccl.ncclAllReduce(bufs[r], bufs[r], nbytes // 4, rccl.ncclFloat,
+                                   rccl.ncclSum, comms[r], 0)
+            rccl.ncclGroupEnd()
+            _sync(n)
+    finally:
+        os.environ.pop("NCCL_ALGO")
+        if before is not None:
+            os.environ["NCCL_ALGO"] = before
+    return next(k.duration_ns for k in prof.kernels if k.name.startswith("ncclAllReduce")) / 1e3
+
+
+@exercise("10.3", "ring or tree", hints=[
+    "Time the same all-reduce with NCCL_ALGO=Ring and NCCL_ALGO=Tree at each size.",
+    "Walk the powers of two upwards from 4 KiB and stop at the first size where the ring "
+    "is faster.",
+    "allreduce_record(b, 'Ring')[1] is the ring's modeled time in microseconds.",
+])
+def crossover(size) -> str:
+    """The ring must be faster at ``size`` and not at ``size / 2`` (modeled, all ranks)."""
+    n = _ngpus()
+    if not isinstance(size, (int, np.integer)) or size < 4096 or size & (size - 1):
+        raise NotYet(f"crossover should be a power of two of at least 4096 bytes, but it "
+                     f"is {size!r}.")
+    ring, tree = _allreduce_us(size, "Ring", n), _allreduce_us(size, "Tree", n)
+    expect_true(ring < tree, f"At {size:,} bytes the tree is still as fast or faster "
+                f"({tree:.1f} us against the ring's {ring:.1f} us): look at bigger sizes.")
+    if size > 4096:
+        r2, t2 = _allreduce_us(size // 2, "Ring", n), _allreduce_us(size // 2, "Tree", n)
+        expect_true(r2 >= t2, f"The ring already wins at {size // 2:,} bytes ({r2:.1f} us "
+                    f"against {t2:.1f} us): look at smaller sizes.")
+    return f"The ring wins from {size:,} bytes on {n} GPUs ({ring:.1f} us against {tree:.1f} us)."
+
+
+@exercise("10.4", "average the gradients", hints=[
+    "Every replica must end with the mean of all replicas' gradients.",
+    "ncclAllReduce with ncclSum, in place (the same buffer as send and receive), one call "
+    "per rank and gradient, all inside one ncclGroupStart() / ncclGroupEnd().",
+    "A sum over 8 ranks is 8 times the mean: rocblas_sscal(handle, size, 1 / 8, g, 1).",
+])
+def average(average_gradients) -> str:
+    """Runs ``average_gradients(replicas)`` on replicas with known gradients."""
+    n = _ngpus()
+    rng = np.random.default_rng(10)
+    g1 = rng.standard_normal((n, 64, 32)).astype(np.float32)
+    g2 = rng.standard_normal((n, 32, 4)).astype(np.float32)
+    reps = _on_each(n, lambda r: SimpleNamespace(
+        dev=r, handle=rocblas.rocblas_create_handle(),
+        dw1=hip.to_device(g1[r]), dw2=hip.to_device(g2[r])))
+    average_gradients(reps)
+    _sync(n)
+    for name, grads in (("dw1", g1), ("dw2", g2)):
+        want = grads.astype(np.float64).mean(axis=0)
+        first = getattr(reps[0], name).copy_to_host()
+        if np.allclose(first, grads[0]):
+            raise NotYet(f"Replica 0's {name} is still its own gradient: nothing was "
+                         "all-reduced.")
+        if np.allclose(first, want * n, rtol=1e-4, atol=1e-5):
+            raise NotYet(f"Replica 0's {name} is the sum over the {n} replicas, not their "
+                         "mean.")
+        for r, rep in enumerate(reps):
+            expect_array(f"replicas[{r}].{name}", getattr(rep, name).copy_to_host(), want,
+                         rtol=1e-5, atol=1e-6)
+            expect_true(np.array_equal(getattr(rep, name).copy_to_host(), first),
+                        f"replicas[{r}].{name} differs from replica 0's in the last bits: "
+                        "every replica must take exactly the same step.")
+    return f"All {n} replicas hold the mean gradients, bit for bit the same."
