@@ -189,10 +189,11 @@ class Tracer:
             n0 = max(1, int(parts[0][0][2][0]))
             self.spans = _fit(plan, 1 + max(0, lim.max_events - n0) // n0)
             groups = _split(self.spans, host_cores() if config.parallel and not ck.prints else 1)
+            # shares of the buffers in proportion to the work-groups of each group, counted
+            # before the first is taken out (its events already sit at the start of share 0)
+            sizes = [sum(e - s for s, e in g) for g in groups]
             groups[0][0] = (groups[0][0][0] + 1, groups[0][0][1])  # its first ran already
-            total = sum(e - s for s, e in self.spans)
-            edges = np.cumsum([0] + [sum(e - s for s, e in g) for g in groups]) * (
-                lim.max_events // total)
+            edges = np.cumsum([0] + sizes) * (lim.max_events // sum(sizes))
             edges[-1] = lim.max_events
             parts[0] = ((events[:edges[1]], keys[:edges[1]], *parts[0][0][2:]), groups[0])
             parts += [(buffers(int(edges[k]), int(edges[k + 1])), g)

@@ -17,14 +17,15 @@ def stencil(a, out, hist):
         hip.atomic.add(hist, i % 7, 1)
 
 
-def traced(parallel: bool, sample: int = 0, limits: TraceLimits | None = None):
-    a = np.arange(64 * 96, dtype=np.float32)
+def traced(parallel: bool, sample: int = 0, limits: TraceLimits | None = None,
+           groups: int = 96):
+    a = np.arange(64 * groups, dtype=np.float32)
     out, hist = np.zeros_like(a), np.zeros(7, np.int64)
     tracer = Tracer(addresses=(1 << 20, 1 << 24, 1 << 28), sample=sample, limits=limits)
     before = config.parallel
     config.parallel = parallel
     try:
-        launch(stencil, grid=96, block=64, args=(a, out, hist), device=get_spec("mi300x"),
+        launch(stencil, grid=groups, block=64, args=(a, out, hist), device=get_spec("mi300x"),
                tracer=tracer)
     finally:
         config.parallel = before
@@ -42,6 +43,19 @@ def test_parallel_trace_equals_one_thread(sample):
     assert one.counts == many.counts
     for name in ("addr", "active", "kind", "space", "site", "wave", "workgroup"):
         assert np.array_equal(getattr(one.trace, name), getattr(many.trace, name)), name
+
+
+@pytest.mark.parametrize("groups", [2, 3, 5])
+def test_few_work_groups_over_more_workers(groups, monkeypatch):
+    # each worker's share of the event buffers must leave the first work-group's events
+    # (traced alone first) in place, also when it is the first group's only work-group
+    import gpusim.engine.tracing as tracing
+
+    monkeypatch.setattr(tracing, "host_cores", lambda: 4)
+    one, many = traced(False, groups=groups), traced(True, groups=groups)
+    assert not many.truncated and many.traced_workgroups == groups
+    assert one.counts == many.counts and one.counts.vmem_read > 0
+    assert np.array_equal(one.trace.addr, many.trace.addr)
 
 
 def test_sample_traces_the_planned_spans_and_the_rest_runs_fast():
