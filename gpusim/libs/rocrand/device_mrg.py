@@ -2,7 +2,8 @@
 
 State: 13 uint32 words, rocRAND's ``mrg32k3a_state`` word for word (g1[0:3], g2[3:6],
 boxmuller_float_state[6], boxmuller_double_state[7], boxmuller_float[8], padding[9],
-boxmuller_double[10:12]) and the generator word (402). ``next_raw`` is the engine's
+boxmuller_double[10:12]) and the generator word (402). Subsequences are 2^76 numbers,
+sequences 2^127. ``next_raw`` is the engine's
 ``next()`` in [1, m1]; ``rocrand()`` maps it to 32 bits as rocRAND does.
 
 >>> st = np.zeros(13, np.uint32)
@@ -26,7 +27,8 @@ M1, M2, M1C, M2C = _U(4294967087), _U(4294944443), _U(209), _U(22853)
 A12, A13N, A21, A23N = _U(1403580), _U(810728), _U(527612), _U(1370589)
 # (64, 2, 9) uint64 powers; the names are unique: kernels see them as constant arrays
 MRG32K3A_OFFSET_JUMPS, MRG32K3A_SUBSEQUENCE_JUMPS = mrg.jump_tables(mrg.MRG32K3A)
-UINT_NORM = mrg.MRG32K3A.uint_norm
+UINT_NORM, NORM = mrg.MRG32K3A.uint_norm, mrg.MRG32K3A.norm_double
+MRG32K3A_SEQUENCE_JUMPS = mrg.sequence_jumps(mrg.MRG32K3A, 127)
 
 
 @hip.DeviceFunction
@@ -60,14 +62,15 @@ def mod_mul(i, j, second):
 
 
 @hip.DeviceFunction
-def jump(tables, count, st):
-    """Both components <- A^count s mod m, one matrix per set bit of ``count``."""
+def jump(tables, count, st, m1, m2):
+    """Both components <- A^count s mod (m1, m2), one matrix per set bit of ``count``
+    (MRG32k3a and MRG31k3p alike)."""
     c = _U(count)
     k = 0
     while c != 0:
         if c & _U(1):
             for comp in range(2):
-                m = M1 if comp == 0 else M2
+                m = _U(m1) if comp == 0 else _U(m2)
                 s0, s1, s2 = _U(st[3 * comp]), _U(st[3 * comp + 1]), _U(st[3 * comp + 2])
                 for r in range(3):
                     v = (tables[k, comp, 3 * r] * s0 % m + tables[k, comp, 3 * r + 1] * s1 % m
@@ -88,8 +91,8 @@ def init(seed, subsequence, offset, st):
     st[0], st[1], st[2] = mod_mul(x, s, False), mod_mul(y, s, False), mod_mul(x, s, False)
     st[3], st[4], st[5] = mod_mul(y, s, True), mod_mul(x, s, True), mod_mul(y, s, True)
     st[6], st[7], st[12] = np.uint32(0), np.uint32(0), np.uint32(TAG)
-    jump(MRG32K3A_SUBSEQUENCE_JUMPS, subsequence, st)
-    jump(MRG32K3A_OFFSET_JUMPS, offset, st)
+    jump(MRG32K3A_SUBSEQUENCE_JUMPS, subsequence, st, M1, M2)
+    jump(MRG32K3A_OFFSET_JUMPS, offset, st, M1, M2)
 
 
 @hip.DeviceFunction
@@ -106,10 +109,16 @@ def next_raw(st):
 @hip.DeviceFunction
 def skip(offset, st):
     """skipahead(offset, state)."""
-    jump(MRG32K3A_OFFSET_JUMPS, offset, st)
+    jump(MRG32K3A_OFFSET_JUMPS, offset, st, M1, M2)
 
 
 @hip.DeviceFunction
 def skip_subsequence(subsequence, st):
     """skipahead_subsequence: 2^76 numbers per subsequence."""
-    jump(MRG32K3A_SUBSEQUENCE_JUMPS, subsequence, st)
+    jump(MRG32K3A_SUBSEQUENCE_JUMPS, subsequence, st, M1, M2)
+
+
+@hip.DeviceFunction
+def skip_sequence(sequence, st):
+    """skipahead_sequence: 2^127 numbers per sequence."""
+    jump(MRG32K3A_SEQUENCE_JUMPS, sequence, st, M1, M2)

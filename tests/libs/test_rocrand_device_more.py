@@ -1,0 +1,142 @@
+"""rocRAND's device API for MRG31k3p, LFSR113, ThreeFry and (scrambled) Sobol states:
+kernels give the host engines' numbers at the same seed, subsequence and offset, the
+host generators' layouts, and skipahead equals stepping."""
+
+import numpy as np
+import pytest
+
+from gpusim import hip, rocrand
+from gpusim.libs.rocrand import device, device_bits, lfsr113, mrg, quasi, sobol_vectors, threefry
+
+pytestmark = pytest.mark.usefixtures("fresh_system")
+
+CASES = [(0, 0, 0), (1234, 5, 7), (0xDEADBEEFDEADBEEF, 1000, 8589934593), (2**64 - 1, 3, 1)]
+SEEDS4 = [(2, 8, 16, 128), (5, 9, 17, 129), (0xDEADBEEF, 0x12345678, 0xFFFFFFFF, 1000),
+          (3, 4000000000, 77, 0xCAFEF00D)]
+
+
+@hip.jit(device=True)
+def words_skips_uniform(out, i, st):
+    """8 numbers, skipahead(5), one, skipahead_subsequence(1), one, a uniform's bits."""
+    for k in range(8):
+        out[i, k] = rocrand.rocrand(st)
+    rocrand.skipahead(5, st)
+    out[i, 8] = rocrand.rocrand(st)
+    rocrand.skipahead_subsequence(1, st)
+    out[i, 9] = rocrand.rocrand(st)
+    out[i, 10] = device_bits.f32_bits(rocrand.rocrand_uniform(st))
+
+
+@hip.jit
+def mrg31k3p_kernel(out, seeds, subs, offs):
+    i = hip.grid(1)
+    if i < seeds.size:
+        st = rocrand.rocrand_state_mrg31k3p()
+        rocrand.rocrand_init(seeds[i], subs[i], offs[i], st)
+        words_skips_uniform(out, i, st)
+        a = rocrand.rocrand_normal(st)
+        b = rocrand.rocrand_normal(st)
+        out[i, 11] = device_bits.f32_bits(a)
+        out[i, 12] = device_bits.f32_bits(b)
+
+
+@hip.jit
+def lfsr113_kernel(out, seeds, subs, offs):
+    i = hip.grid(1)
+    if i < subs.size:
+        seed = hip.local.array(4, np.uint32)  # rocRAND's uint4 seed
+        for w in range(4):
+            seed[w] = seeds[i, w]
+        st = rocrand.rocrand_state_lfsr113()
+        rocrand.rocrand_init(seed, subs[i], offs[i], st)
+        words_skips_uniform(out, i, st)
+        x, y = rocrand.rocrand_normal2(st)
+        out[i, 11] = device_bits.f32_bits(x)
+        out[i, 12] = device_bits.f32_bits(y)
+
+
+def run(kernel, seeds, subs, offs, dtype=np.uint32, width=13):
+    n = len(subs)
+    out = hip.to_device(np.zeros((n, width), dtype))
+    kernel[1, 64](out, hip.to_device(np.array(seeds, np.uint64)),
+                  hip.to_device(np.array(subs, np.uint64)),
+                  hip.to_device(np.array(offs, np.uint64)))
+    return out.copy_to_host()
+
+
+def test_mrg31k3p_kernel_matches_host_engine():
+    out = run(mrg31k3p_kernel, *zip(*CASES, strict=True))
+    fam = mrg.MRG31K3P
+    for (seed, sub, off), row in zip(CASES, out, strict=True):
+        raw = mrg.stream(fam, seed, sub, off, 8).astype(np.float64)
+        assert np.array_equal(row[:8], ((raw - 1) * fam.uint_norm).astype(np.uint32))
+        assert row[8] == np.uint32((float(mrg.stream(fam, seed, sub, off + 13, 1)[0]) - 1)
+                                   * fam.uint_norm)
+        nxt = mrg.stream(fam, seed, sub + 1, off + 14, 3).astype(np.float64)
+        assert row[9] == np.uint32((nxt[0] - 1) * fam.uint_norm)
+        assert row[10] == np.float32(nxt[1] * fam.norm_double).view(np.uint32)
+        # rocrand_normal: Box-Muller of the next two numbers, x then the cached y
+        st = rocrand.rocrand_state_mrg31k3p()
+        rocrand.rocrand_init(seed, sub + 1, off + 16, st)
+        x, y = rocrand.rocrand_normal2(st)
+        assert list(row[11:13]) == [np.float32(x).view(np.uint32), np.float32(y).view(np.uint32)]
+        u = np.float32(np.float32(mrg.stream(fam, seed, sub + 1, off + 16, 1)[0]
+                                  * fam.norm_double))
+        r = np.sqrt(np.float32(-2.0) * np.log(u))  # x = r sin(2 pi v): the same radius
+        assert abs(abs(float(x)) - float(r) * abs(np.sin(2 * np.pi * float(
+            mrg.stream(fam, seed, sub + 1, off + 17, 1)[0]) * fam.norm_double))) < 1e-4
+
+
+def test_lfsr113_kernel_matches_host_engine():
+    out = run(lfsr113_kernel, np.array(SEEDS4, np.uint64), [0, 3, 1000, 2**40 + 1],
+              [0, 11, 8589934593, 5])
+    for seeds, sub, off, row in zip(SEEDS4, [0, 3, 1000, 2**40 + 1], [0, 11, 8589934593, 5],
+                                    out, strict=True):
+        sub &= 0xFFFFFFFF  # rocrand_init's subsequence is an unsigned int
+        assert np.array_equal(row[:8], lfsr113.stream(seeds, sub, off, 8))
+        assert row[8] == lfsr113.stream(seeds, sub, off + 13, 1)[0]
+        nxt = lfsr113.stream(seeds, sub + 1, off + 14, 4)
+        assert row[9] == nxt[0]
+        assert row[10] == (np.float32(2.3283064e-10) + np.float32(nxt[1])
+                           * np.float32(2.3283064e-10)).view(np.uint32)
+        x, y = device._box_muller32(nxt[2], nxt[3])
+        assert list(row[11:13]) == [np.float32(x).view(np.uint32), np.float32(y).view(np.uint32)]
+
+
+def _threefry_kernel(state_type):
+    @hip.jit
+    def kernel(out, seeds, subs, offs):
+        i = hip.grid(1)
+        if i < seeds.size:
+            st = state_type()
+            rocrand.rocrand_init(seeds[i], subs[i], offs[i], st)
+            for k in range(9):
+                out[i, k] = rocrand.rocrand(st)
+            out[i, 9] = device_bits.f64_bits(rocrand.rocrand_uniform_double(st))
+    return kernel
+
+
+@pytest.mark.parametrize("n,bits", [(2, 32), (4, 32), (2, 64), (4, 64)])
+def test_threefry_kernel_matches_host_stream(n, bits):
+    state_type = getattr(rocrand, f"rocrand_state_threefry{n}x{bits}_20")
+    cases = CASES + [(7, 2**40 + 3, 2**64 - 3)]
+    out = run(_threefry_kernel(state_type), *zip(*cases, strict=True), np.uint64, 10)
+    for (seed, sub, off), row in zip(cases, out, strict=True):
+        want = threefry.stream(n, bits, seed, off, 10, subsequence=sub)
+        assert np.array_equal(row[:9], want[:9])
+        v = want[9]
+        u = (2.0**-53 + float(v >> np.uint64(11)) * 2.0**-53 if bits == 64
+             else 2.0**-32 + float(v) * 2.0**-32)
+        assert row[9] == np.float64(u).view(np.uint64)
+
+
+def test_threefry_threads_on_offsets_equal_the_host_generator():
+    """Thread i at (seed, 0, i) is the ThreeFry2x32 host generator's number i."""
+    n = 64
+    g = rocrand.rocrand_create_generator(rocrand.ROCRAND_RNG_PSEUDO_THREEFRY2_32_20)
+    rocrand.rocrand_set_seed(g, 4242)
+    d = hip.device_array(n, np.uint32)
+    rocrand.rocrand_generate(g, d, n)
+    out = run(_threefry_kernel(rocrand.rocrand_state_threefry2x32_20), [4242] * n, [0] * n,
+              list(range(n)), np.uint64, 10)
+    assert np.array_equal(out[:, 0], d.copy_to_host())
