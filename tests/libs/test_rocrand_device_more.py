@@ -2,11 +2,14 @@
 kernels give the host engines' numbers at the same seed, subsequence and offset, the
 host generators' layouts, and skipahead equals stepping."""
 
+import math
+
 import numpy as np
 import pytest
 
 from gpusim import hip, rocrand
 from gpusim.libs.rocrand import device, device_bits, lfsr113, mrg, quasi, sobol_vectors, threefry
+from gpusim.libs.rocrand import distributions as dist
 
 pytestmark = pytest.mark.usefixtures("fresh_system")
 
@@ -113,6 +116,8 @@ def _threefry_kernel(state_type):
             for k in range(9):
                 out[i, k] = rocrand.rocrand(st)
             out[i, 9] = device_bits.f64_bits(rocrand.rocrand_uniform_double(st))
+            out[i, 10] = device_bits.f32_bits(rocrand.rocrand_normal(st))
+            out[i, 11] = device_bits.f32_bits(rocrand.rocrand_log_normal(st, 0.5, 0.25))
     return kernel
 
 
@@ -120,14 +125,21 @@ def _threefry_kernel(state_type):
 def test_threefry_kernel_matches_host_stream(n, bits):
     state_type = getattr(rocrand, f"rocrand_state_threefry{n}x{bits}_20")
     cases = CASES + [(7, 2**40 + 3, 2**64 - 3)]
-    out = run(_threefry_kernel(state_type), *zip(*cases, strict=True), np.uint64, 10)
+    out = run(_threefry_kernel(state_type), *zip(*cases, strict=True), np.uint64, 12)
     for (seed, sub, off), row in zip(cases, out, strict=True):
-        want = threefry.stream(n, bits, seed, off, 10, subsequence=sub)
+        want = threefry.stream(n, bits, seed, off, 12, subsequence=sub)
         assert np.array_equal(row[:9], want[:9])
         v = want[9]
         u = (2.0**-53 + float(v >> np.uint64(11)) * 2.0**-53 if bits == 64
              else 2.0**-32 + float(v) * 2.0**-32)
         assert row[9] == np.float64(u).view(np.uint64)
+        hi = want[10:] >> np.uint64(32) if bits == 64 else want[10:]
+        normal = np.empty(2, np.float32)  # the host generators' inverse-CDF normal
+        dist.inverse_normal_float(dist.INV32 + hi.astype(np.float32) * dist.INV32, normal,
+                                  0.0, 1.0, False)
+        assert row[10] == normal[0].view(np.uint32)
+        log = np.float32(math.exp(np.float32(0.5 + 0.25 * np.float64(normal[1]))))  # expf
+        assert row[11] == log.view(np.uint32)  # double mean/stddev, as rocRAND's ThreeFry
 
 
 def test_threefry_threads_on_offsets_equal_the_host_generator():
@@ -138,5 +150,105 @@ def test_threefry_threads_on_offsets_equal_the_host_generator():
     d = hip.device_array(n, np.uint32)
     rocrand.rocrand_generate(g, d, n)
     out = run(_threefry_kernel(rocrand.rocrand_state_threefry2x32_20), [4242] * n, [0] * n,
-              list(range(n)), np.uint64, 10)
+              list(range(n)), np.uint64, 12)
     assert np.array_equal(out[:, 0], d.copy_to_host())
+
+
+def _sobol_kernel(state_type, bits, scrambled):
+    dtype = np.uint32 if bits == 32 else np.uint64
+    if scrambled:
+        @hip.jit(device=True)
+        def start(v, constant, offset, st):
+            rocrand.rocrand_init(v, constant, offset, st)
+    else:
+        @hip.jit(device=True)
+        def start(v, constant, offset, st):
+            rocrand.rocrand_init(v, offset, st)
+
+    @hip.jit
+    def kernel(out, vectors, constants, offset):
+        d = hip.grid(1)  # one thread a dimension, as rocRAND's examples run Sobol
+        if d < vectors.shape[0]:
+            v = hip.local.array(bits, dtype)  # rocRAND passes vectors + d * bits
+            for k in range(bits):
+                v[k] = vectors[d, k]
+            st = state_type()
+            start(v, constants[d], offset, st)
+            for j in range(6):
+                out[d, j] = rocrand.rocrand(st)
+            rocrand.skipahead(100, st)
+            out[d, 6] = rocrand.rocrand(st)
+            out[d, 7] = device_bits.f32_bits(rocrand.rocrand_uniform(st))
+            start(v, constants[d], offset, st)
+            out[d, 8] = device_bits.f32_bits(rocrand.rocrand_normal(st))
+            out[d, 9] = device_bits.f32_bits(rocrand.rocrand_log_normal(st, 0.5, 0.25))
+    return kernel
+
+
+@pytest.mark.parametrize("rng,bits,scrambled", [
+    (rocrand.ROCRAND_RNG_QUASI_SOBOL32, 32, False),
+    (rocrand.ROCRAND_RNG_QUASI_SOBOL64, 64, False),
+    (rocrand.ROCRAND_RNG_QUASI_SCRAMBLED_SOBOL32, 32, True),
+    (rocrand.ROCRAND_RNG_QUASI_SCRAMBLED_SOBOL64, 64, True)])
+def test_sobol_kernel_thread_per_dimension_equals_the_host_generator(rng, bits, scrambled):
+    """Thread d on dimension d's vectors gives the host generator's row of dimension d:
+    points offset .. offset + 5, then (after skipahead(100)) offset + 106 and + 107."""
+    dims, offset, m = 5, 37, 108
+    vectors = (sobol_vectors.vectors32 if bits == 32 else sobol_vectors.vectors64)(dims)
+    constants = np.zeros(dims, vectors.dtype)
+    if scrambled:
+        vectors = vectors + vectors.dtype.type(quasi.SCRAMBLE_OFFSET[bits])
+        constants = quasi.scramble_constants(bits, dims)
+    g = rocrand.rocrand_create_generator(rng)
+    rocrand.rocrand_set_quasi_random_generator_dimensions(g, dims)
+    rocrand.rocrand_set_offset(g, offset)
+    d_host = hip.device_array(dims * m, vectors.dtype)
+    if bits == 32:
+        rocrand.rocrand_generate(g, d_host, dims * m)
+    else:
+        rocrand.rocrand_generate_long_long(g, d_host, dims * m)
+    want = d_host.copy_to_host().reshape(dims, m)
+    normals = []
+    for what, args in ((rocrand.rocrand_generate_normal, (0.0, 1.0)),
+                       (rocrand.rocrand_generate_log_normal, (0.5, 0.25))):
+        h = rocrand.rocrand_create_generator(rng)
+        rocrand.rocrand_set_quasi_random_generator_dimensions(h, dims)
+        rocrand.rocrand_set_offset(h, offset)
+        d_f = hip.device_array(dims * 2, np.float32)
+        what(h, d_f, dims * 2, *args)
+        normals.append(d_f.copy_to_host().reshape(dims, 2))
+    state_type = getattr(rocrand, f"rocrand_state_{'scrambled_' * scrambled}sobol{bits}")
+    out = hip.to_device(np.zeros((dims, 10), vectors.dtype))
+    _sobol_kernel(state_type, bits, scrambled)[1, 64](
+        out, hip.to_device(vectors), hip.to_device(constants), offset)
+    got = out.copy_to_host()
+    assert np.array_equal(got[:, :6], want[:, :6])
+    assert np.array_equal(got[:, 6], want[:, 106])
+    hi = want[:, 107] >> 32 if bits == 64 else want[:, 107]
+    u = np.float32(2.3283064e-10) + hi.astype(np.float32) * np.float32(2.3283064e-10)
+    assert np.array_equal(got[:, 7].astype(np.uint32), u.view(np.uint32))
+    assert np.array_equal(got[:, 8].astype(np.uint32), normals[0][:, 0].view(np.uint32))
+    assert np.array_equal(got[:, 9].astype(np.uint32), normals[1][:, 1].view(np.uint32))
+
+
+@pytest.mark.parametrize("state_type,per_sequence", [
+    (rocrand.rocrand_state_mrg32k3a, 2**51),    # 2^127 = 2^51 subsequences of 2^76
+    (rocrand.rocrand_state_mrg31k3p, 2**62),    # 2^134 = 2^62 subsequences of 2^72
+    (rocrand.rocrand_state_lfsr113, 1),         # rocRAND: a sequence is a subsequence
+    (rocrand.rocrand_state_philox4x32_10, 1)])
+def test_skipahead_sequence_is_subsequences(state_type, per_sequence):
+    """skipahead_sequence(3) equals 3 x per_sequence subsequences (host runs of the device
+    functions), and skipahead(n) equals n steps."""
+    seed = np.array([5, 9, 17, 129], np.uint32) if state_type is rocrand.rocrand_state_lfsr113 \
+        else 1234
+    a, b, c = state_type(), state_type(), state_type()
+    for st in (a, b, c):
+        rocrand.rocrand_init(seed, 2, 3, st)
+    rocrand.skipahead_sequence(3, a)
+    for _ in range(3):
+        rocrand.skipahead_subsequence(per_sequence, b)
+    assert np.array_equal(a, b)
+    stepped = [int(rocrand.rocrand(c)) for _ in range(41)][-1]
+    rocrand.rocrand_init(seed, 2, 3, a)
+    rocrand.skipahead(40, a)
+    assert int(rocrand.rocrand(a)) == stepped

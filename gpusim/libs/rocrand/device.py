@@ -9,8 +9,23 @@
         rocrand.rocrand_init(seed, i, 0, st)             # seed, subsequence, offset
         out[i] = rocrand.rocrand_uniform(st)
 
-A state is rocRAND's struct word for word (device_philox.py, device_xorwow.py,
-device_mrg.py) plus one word naming the generator. Each function is a ``lang.Overload``:
+States: ``rocrand_state_philox4x32_10``, ``_xorwow``, ``_mrg32k3a``, ``_mrg31k3p``,
+``_lfsr113``, ``_threefry{2x32,4x32,2x64,4x64}_20``, ``_sobol32``, ``_sobol64``,
+``_scrambled_sobol32``, ``_scrambled_sobol64`` (not MTGP32, whose rocRAND state is shared
+by a block). Each is rocRAND's struct word for word (device_philox.py, device_xorwow.py,
+device_mrg.py, device_mrg31k3p.py, device_lfsr113.py, device_threefry.py,
+device_sobol.py) plus one word naming the generator. The functions are rocRAND's for
+each state: ``rocrand_init`` with that state's signature (LFSR113: four seed words;
+Sobol: ``(vectors, offset, state)``; scrambled Sobol: ``(vectors, scramble_constant,
+offset, state)``), ``rocrand``, ``rocrand_uniform``, ``rocrand_uniform_double``;
+``skipahead`` (not ThreeFry: rocRAND 3.2.0 has none), ``skipahead_subsequence`` and
+``skipahead_sequence`` (pseudo-random ones but ThreeFry); ``rocrand_normal``,
+``rocrand_normal2`` and ``rocrand_log_normal`` for Philox, XORWOW and the MRGs, and
+``rocrand_normal2`` for LFSR113; the others' ``rocrand_normal`` / ``rocrand_log_normal``
+map one number by rocRAND's inverse CDF ``sqrt2 erfinv(2u - 1)`` (``normal_distribution``;
+distributions.py's ``erfinv_float``), ThreeFry's log-normal taking double parameters as
+rocRAND's does. Not here yet: ``rocrand_poisson``, ``rocrand2``/``rocrand4``, ThreeFry's
+``rocrand_normal2``, the ``_double`` normals. Each function is a ``lang.Overload``:
 the compiler inlines the version for the state's type, as C++ overloading picks it, so a
 kernel carries only its own generator's code. Called on the host, the functions run as
 plain Python on a NumPy state (slow; handy in tests). Normals use rocRAND's host code
@@ -37,6 +52,7 @@ from gpusim.libs.rocrand import device_philox as _philox
 from gpusim.libs.rocrand import device_sobol as _sobol
 from gpusim.libs.rocrand import device_threefry as _threefry
 from gpusim.libs.rocrand import device_xorwow as _xorwow
+from gpusim.libs.rocrand import distributions as dist
 from gpusim.libs.rocrand.device_bits import f32_bits, f32_from_bits
 
 _INV32 = np.float32(2.3283064e-10)           # ROCRAND_2POW32_INV
@@ -45,6 +61,7 @@ _INV53 = 1.1102230246251565e-16              # ROCRAND_2POW53_INV_DOUBLE
 _TWO_PI = np.float32(6.2831855)              # ROCRAND_2PI
 _MINUS2 = np.float32(-2.0)
 _INV32_D = 2.3283064365386963e-10             # ROCRAND_2POW32_INV_DOUBLE
+_SQRT2 = np.float32(1.4142135)                # ROCRAND_SQRT2
 
 
 def _state(name: str, words: int, tag: int, what: str, dtype=np.uint32) -> hip.LocalStruct:
@@ -171,9 +188,14 @@ def _api(mod, word, raw, uniform, box_muller, norm: float = 0.0) -> dict:
             "skipahead_sequence": getattr(mod, "skip_sequence", mod.skip_subsequence)}
 
 
-def _plain_api(api: dict, bits: int) -> dict:
+_erfinv = hip.DeviceFunction(dist.erfinv_float.py_func)  # roc_f_erfinv, shared with the host
+
+
+def _plain_api(api: dict, bits: int, double_params: bool = False) -> dict:
     """The device functions of a generator without a cache: its numbers' maps
-    (``uniform_distribution(v)`` of a 32- or 64-bit number, ``..._double(v)``)."""
+    (``uniform_distribution(v)`` of a 32- or 64-bit number, ``..._double(v)``,
+    ``normal_distribution(v)``); ``double_params``: log-normal's mean and stddev are
+    doubles (ThreeFry)."""
     word = api["rocrand"]
 
     @hip.DeviceFunction
@@ -193,11 +215,27 @@ def _plain_api(api: dict, bits: int) -> dict:
             u = _INV32_D + np.float64(v) * _INV32_D
         return u
 
+    @hip.DeviceFunction
+    def normal(state):
+        u = uniform_float(state)
+        return _SQRT2 * _erfinv(np.float32(2.0) * u - np.float32(1.0))
+
+    @hip.DeviceFunction
+    def log_normal(state, mean, stddev):
+        r = normal(state)
+        out = np.float32(0.0)
+        if double_params:
+            out = np.float32(math.exp(np.float32(np.float64(mean) + np.float64(stddev) * r)))
+        else:
+            out = np.float32(math.exp(np.float32(mean) + np.float32(stddev) * r))
+        return out
+
     out = {k: api[k] for k in ("rocrand_init", "rocrand", "skipahead",
                                 "skipahead_subsequence") if k in api}
     if "skipahead_subsequence" in api:
         out["skipahead_sequence"] = api.get("skipahead_sequence", api["skipahead_subsequence"])
-    return out | {"rocrand_uniform": uniform_float, "rocrand_uniform_double": uniform_double}
+    return out | {"rocrand_uniform": uniform_float, "rocrand_uniform_double": uniform_double,
+                  "rocrand_normal": normal, "rocrand_log_normal": log_normal}
 
 
 _MRG32, _MRG31 = _mrg_maps(_mrg), _mrg_maps(_mrg31)
@@ -225,10 +263,10 @@ _APIS = {
     rocrand_state_mrg31k3p: _api(_mrg31, _MRG31[2], _mrg31.next_raw, _MRG31[0], _MRG31[1],
                                  _mrg31.NORM),
     rocrand_state_lfsr113: _LFSR,
-    rocrand_state_threefry2x32_20: _plain_api(_TF[(2, 32)], 32),
-    rocrand_state_threefry4x32_20: _plain_api(_TF[(4, 32)], 32),
-    rocrand_state_threefry2x64_20: _plain_api(_TF[(2, 64)], 64),
-    rocrand_state_threefry4x64_20: _plain_api(_TF[(4, 64)], 64),
+    rocrand_state_threefry2x32_20: _plain_api(_TF[(2, 32)], 32, True),
+    rocrand_state_threefry4x32_20: _plain_api(_TF[(4, 32)], 32, True),
+    rocrand_state_threefry2x64_20: _plain_api(_TF[(2, 64)], 64, True),
+    rocrand_state_threefry4x64_20: _plain_api(_TF[(4, 64)], 64, True),
     rocrand_state_sobol32: _plain_api(_SB[(32, False)], 32),
     rocrand_state_sobol64: _plain_api(_SB[(64, False)], 64),
     rocrand_state_scrambled_sobol32: _plain_api(_SB[(32, True)], 32),
