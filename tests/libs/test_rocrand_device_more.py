@@ -10,6 +10,7 @@ import pytest
 from gpusim import hip, rocrand
 from gpusim.libs.rocrand import device, device_bits, lfsr113, mrg, quasi, sobol_vectors, threefry
 from gpusim.libs.rocrand import distributions as dist
+from tests.libs.test_rocrand_device import host_words, run, words_and_skips
 
 pytestmark = pytest.mark.usefixtures("fresh_system")
 
@@ -18,25 +19,13 @@ SEEDS4 = [(2, 8, 16, 128), (5, 9, 17, 129), (0xDEADBEEF, 0x12345678, 0xFFFFFFFF,
           (3, 4000000000, 77, 0xCAFEF00D)]
 
 
-@hip.jit(device=True)
-def words_skips_uniform(out, i, st):
-    """8 numbers, skipahead(5), one, skipahead_subsequence(1), one, a uniform's bits."""
-    for k in range(8):
-        out[i, k] = rocrand.rocrand(st)
-    rocrand.skipahead(5, st)
-    out[i, 8] = rocrand.rocrand(st)
-    rocrand.skipahead_subsequence(1, st)
-    out[i, 9] = rocrand.rocrand(st)
-    out[i, 10] = device_bits.f32_bits(rocrand.rocrand_uniform(st))
-
-
 @hip.jit
 def mrg31k3p_kernel(out, seeds, subs, offs):
-    i = hip.grid(1)
-    if i < seeds.size:
+    for i in range(hip.grid(1), seeds.size, hip.gridsize(1)):  # (a grid-stride loop)
         st = rocrand.rocrand_state_mrg31k3p()
         rocrand.rocrand_init(seeds[i], subs[i], offs[i], st)
-        words_skips_uniform(out, i, st)
+        words_and_skips(out, i, st)
+        out[i, 10] = device_bits.f32_bits(rocrand.rocrand_uniform(st))
         a = rocrand.rocrand_normal(st)
         b = rocrand.rocrand_normal(st)
         out[i, 11] = device_bits.f32_bits(a)
@@ -52,18 +41,17 @@ def lfsr113_kernel(out, seeds, subs, offs):
             seed[w] = seeds[i, w]
         st = rocrand.rocrand_state_lfsr113()
         rocrand.rocrand_init(seed, subs[i], offs[i], st)
-        words_skips_uniform(out, i, st)
+        words_and_skips(out, i, st)
+        out[i, 10] = device_bits.f32_bits(rocrand.rocrand_uniform(st))
         x, y = rocrand.rocrand_normal2(st)
         out[i, 11] = device_bits.f32_bits(x)
         out[i, 12] = device_bits.f32_bits(y)
 
 
-def run(kernel, seeds, subs, offs, dtype=np.uint32, width=13):
-    n = len(subs)
-    out = hip.to_device(np.zeros((n, width), dtype))
-    kernel[1, 64](out, hip.to_device(np.array(seeds, np.uint64)),
-                  hip.to_device(np.array(subs, np.uint64)),
-                  hip.to_device(np.array(offs, np.uint64)))
+def run64(kernel, cases, width=12):
+    """``run`` with uint64 outputs (ThreeFry's 64-bit numbers)."""
+    out = hip.to_device(np.zeros((len(cases), width), np.uint64))
+    kernel[1, 64](out, *(hip.to_device(np.array(c, np.uint64)) for c in zip(*cases, strict=True)))
     return out.copy_to_host()
 
 
@@ -125,7 +113,7 @@ def _threefry_kernel(state_type):
 def test_threefry_kernel_matches_host_stream(n, bits):
     state_type = getattr(rocrand, f"rocrand_state_threefry{n}x{bits}_20")
     cases = CASES + [(7, 2**40 + 3, 2**64 - 3)]
-    out = run(_threefry_kernel(state_type), *zip(*cases, strict=True), np.uint64, 12)
+    out = run64(_threefry_kernel(state_type), cases)
     for (seed, sub, off), row in zip(cases, out, strict=True):
         want = threefry.stream(n, bits, seed, off, 12, subsequence=sub)
         assert np.array_equal(row[:9], want[:9])
@@ -145,13 +133,10 @@ def test_threefry_kernel_matches_host_stream(n, bits):
 def test_threefry_threads_on_offsets_equal_the_host_generator():
     """Thread i at (seed, 0, i) is the ThreeFry2x32 host generator's number i."""
     n = 64
-    g = rocrand.rocrand_create_generator(rocrand.ROCRAND_RNG_PSEUDO_THREEFRY2_32_20)
-    rocrand.rocrand_set_seed(g, 4242)
-    d = hip.device_array(n, np.uint32)
-    rocrand.rocrand_generate(g, d, n)
-    out = run(_threefry_kernel(rocrand.rocrand_state_threefry2x32_20), [4242] * n, [0] * n,
-              list(range(n)), np.uint64, 12)
-    assert np.array_equal(out[:, 0], d.copy_to_host())
+    out = run64(_threefry_kernel(rocrand.rocrand_state_threefry2x32_20),
+                [(4242, 0, i) for i in range(n)])
+    want = host_words(rocrand.ROCRAND_RNG_PSEUDO_THREEFRY2_32_20, 4242, n)
+    assert np.array_equal(out[:, 0], want)
 
 
 def _sobol_kernel(state_type, bits, scrambled):

@@ -5,10 +5,11 @@ State: 13 uint32 words, rocRAND's ``mrg31k3p_state`` word for word (x1[0:3], x2[
 boxmuller_float_state[6], boxmuller_double_state[7], boxmuller_float[8], padding[9],
 boxmuller_double[10:12]) and the generator word (405). Seeding is rocRAND's
 ``(x * seed mod 2^64) mod m`` with ``x = lo(seed) ^ 0x55555555``, ``y = hi(seed) ^
-0xAAAAAAAA`` (seed 0 means 12345); jumps multiply by mrg.py's matrix powers (2^72 numbers a
-subsequence, 2^134 a sequence). ``next_raw`` is the engine's ``next()`` in [1, m1]; the
-step is the recurrence itself, ``(2^22 x1[1] + 129 x1[2]) mod m1`` and ``(2^15 x2[0] +
-32769 x2[2]) mod m2``, which rocRAND's shift-and-subtract arithmetic computes exactly.
+0xAAAAAAAA`` (seed 0 means 12345); jumps multiply by mrg.py's matrix powers
+(device_mrg.py; 2^72 numbers a subsequence, 2^134 a sequence). ``next_raw`` is the
+engine's ``next()`` in [1, m1]; the step is the recurrence itself, ``(2^22 x1[1] +
+129 x1[2]) mod m1`` and ``(2^15 x2[0] + 32769 x2[2]) mod m2``, which rocRAND's
+shift-and-subtract arithmetic computes exactly.
 
 >>> st = np.zeros(13, np.uint32)
 >>> init(12345, 3, 7, st)
@@ -22,15 +23,13 @@ import numpy as np
 
 from gpusim.compile import lang as hip
 from gpusim.libs.rocrand import mrg
-from gpusim.libs.rocrand.device_mrg import jump
+from gpusim.libs.rocrand.device_mrg import OFFSET, SUBSEQUENCE, jump, skips
 
 WORDS, TAG = 13, mrg.MRG31K3P.rng_type
 BMF_STATE, BMD_STATE, BMF, BMD = 6, 7, 8, 10
 _U = np.uint64
 _M32 = _U(0xFFFFFFFF)
 M1, M2 = _U(mrg.MRG31K3P.m[0]), _U(mrg.MRG31K3P.m[1])
-MRG31K3P_OFFSET_JUMPS, MRG31K3P_SUBSEQUENCE_JUMPS = mrg.jump_tables(mrg.MRG31K3P)
-MRG31K3P_SEQUENCE_JUMPS = mrg.sequence_jumps(mrg.MRG31K3P, 134)
 UINT_NORM = mrg.MRG31K3P.uint_norm
 NORM = mrg.MRG31K3P.norm_double
 
@@ -54,8 +53,8 @@ def init(seed, subsequence, offset, st):
     st[0], st[1], st[2] = np.uint32(xs % M1), np.uint32(ys % M1), np.uint32(xs % M1)
     st[3], st[4], st[5] = np.uint32(ys % M2), np.uint32(xs % M2), np.uint32(ys % M2)
     st[6], st[7], st[12] = np.uint32(0), np.uint32(0), np.uint32(TAG)
-    jump(MRG31K3P_SUBSEQUENCE_JUMPS, subsequence, st, M1, M2)
-    jump(MRG31K3P_OFFSET_JUMPS, offset, st, M1, M2)
+    jump(1, SUBSEQUENCE, subsequence, st)
+    jump(1, OFFSET, offset, st)
 
 
 @hip.DeviceFunction
@@ -69,19 +68,4 @@ def next_raw(st):
     return np.uint32(r)
 
 
-@hip.DeviceFunction
-def skip(offset, st):
-    """skipahead(offset, state)."""
-    jump(MRG31K3P_OFFSET_JUMPS, offset, st, M1, M2)
-
-
-@hip.DeviceFunction
-def skip_subsequence(subsequence, st):
-    """skipahead_subsequence: 2^72 numbers per subsequence."""
-    jump(MRG31K3P_SUBSEQUENCE_JUMPS, subsequence, st, M1, M2)
-
-
-@hip.DeviceFunction
-def skip_sequence(sequence, st):
-    """skipahead_sequence: 2^134 numbers per sequence."""
-    jump(MRG31K3P_SEQUENCE_JUMPS, sequence, st, M1, M2)
+skip, skip_subsequence, skip_sequence = skips(1)  # 2^72 numbers a subsequence, 2^134 a sequence
