@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from gpusim import hip, rocrand
+from gpusim.errors import KernelCompileError
 from gpusim.libs.rocrand import device, device_bits, lfsr113, mrg, quasi, sobol_vectors, threefry
 from gpusim.libs.rocrand import distributions as dist
 from tests.libs.test_rocrand_device import host_words, run, words_and_skips
@@ -237,3 +238,14 @@ def test_skipahead_sequence_is_subsequences(state_type, per_sequence):
     rocrand.rocrand_init(seed, 2, 3, a)
     rocrand.skipahead(40, a)
     assert int(rocrand.rocrand(a)) == stepped
+
+
+def test_rocrand_init_without_a_state_is_a_clear_compile_error():
+    """rocrand_init's state is its last argument, whatever the generator's signature."""
+    @hip.jit
+    def bad(out, vectors):
+        rocrand.rocrand_init(vectors, 0, out)
+
+    with pytest.raises(KernelCompileError, match="the last argument must be a state made in "
+                       "this kernel by rocrand_state_philox4x32_10"):
+        bad[1, 1](hip.device_array(35, np.uint32), hip.device_array(32, np.uint32))
