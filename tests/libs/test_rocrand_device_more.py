@@ -249,3 +249,14 @@ def test_rocrand_init_without_a_state_is_a_clear_compile_error():
     with pytest.raises(KernelCompileError, match="the last argument must be a state made in "
                        "this kernel by rocrand_state_philox4x32_10"):
         bad[1, 1](hip.device_array(35, np.uint32), hip.device_array(32, np.uint32))
+
+
+def test_threads_on_subsequences_equal_the_host_generators():
+    """Thread i on subsequence i gives host generator number i (MRG31k3p, LFSR113), as
+    for XORWOW: rocRAND's host generators run one engine a subsequence."""
+    n = 128
+    out = run(mrg31k3p_kernel, [77] * n, list(range(n)), [0] * n)
+    assert np.array_equal(out[:, 0], host_words(rocrand.ROCRAND_RNG_PSEUDO_MRG31K3P, 77, n))
+    seeds = np.array([lfsr113.seeds_of(77)] * n, np.uint64)  # set_seed's four words
+    out = run(lfsr113_kernel, seeds, list(range(n)), [0] * n)
+    assert np.array_equal(out[:, 0], host_words(rocrand.ROCRAND_RNG_PSEUDO_LFSR113, 77, n))
