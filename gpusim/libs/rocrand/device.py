@@ -9,28 +9,21 @@
         rocrand.rocrand_init(seed, i, 0, st)             # seed, subsequence, offset
         out[i] = rocrand.rocrand_uniform(st)
 
-States: ``rocrand_state_philox4x32_10``, ``_xorwow``, ``_mrg32k3a``, ``_mrg31k3p``,
-``_lfsr113``, ``_threefry{2x32,4x32,2x64,4x64}_20``, ``_sobol32``, ``_sobol64``,
-``_scrambled_sobol32``, ``_scrambled_sobol64`` (not MTGP32, whose rocRAND state is shared
-by a block). Each is rocRAND's struct word for word (device_philox.py, device_xorwow.py,
-device_mrg.py, device_mrg31k3p.py, device_lfsr113.py, device_threefry.py,
-device_sobol.py) plus one word naming the generator. The functions are rocRAND's for
-each state: ``rocrand_init`` with that state's signature (LFSR113: four seed words;
-Sobol: ``(vectors, offset, state)``; scrambled Sobol: ``(vectors, scramble_constant,
-offset, state)``), ``rocrand``, ``rocrand_uniform``, ``rocrand_uniform_double``;
-``skipahead`` (not ThreeFry: rocRAND 3.2.0 has none), ``skipahead_subsequence`` and
-``skipahead_sequence`` (pseudo-random ones but ThreeFry); ``rocrand_normal``,
-``rocrand_normal2`` and ``rocrand_log_normal`` for Philox, XORWOW and the MRGs, and
-``rocrand_normal2`` for LFSR113; the others' ``rocrand_normal`` / ``rocrand_log_normal``
-map one number by rocRAND's inverse CDF ``sqrt2 erfinv(2u - 1)`` (``normal_distribution``;
-distributions.py's ``erfinv_float``), ThreeFry's log-normal taking double parameters as
-rocRAND's does. Not here yet: ``rocrand_poisson``, ``rocrand2``/``rocrand4``, ThreeFry's
-``rocrand_normal2``, the ``_double`` normals. Each function is a ``lang.Overload``:
-the compiler inlines the version for the state's type, as C++ overloading picks it, so a
-kernel carries only its own generator's code. Called on the host, the functions run as
-plain Python on a NumPy state (slow; handy in tests). Normals use rocRAND's host code
-path (``sinf``/``cosf``; on an AMD GPU ``__sincosf`` changes the last bits of some);
-``rocrand_normal`` keeps the pair's second value in the state's Box-Muller cache.
+States (not MTGP32, whose rocRAND state a block shares): ``rocrand_state_`` +
+``philox4x32_10``, ``xorwow``, ``mrg32k3a``, ``mrg31k3p``, ``lfsr113``,
+``threefry{2x32,4x32,2x64,4x64}_20``, ``{,scrambled_}sobol{32,64}``: rocRAND's structs
+word for word (device_<family>.py) plus a word naming the generator. Functions as rocRAND
+defines them per state: ``rocrand_init`` in its signature (LFSR113: four seed words;
+Sobol: ``(vectors, offset, st)``, scrambled: ``(vectors, scramble_constant, offset,
+st)``), ``rocrand``, ``rocrand_uniform(_double)``, ``skipahead`` (not ThreeFry),
+``skipahead_subsequence`` / ``_sequence`` (pseudo-random, not ThreeFry),
+``rocrand_normal(2)`` / ``rocrand_log_normal``: Box-Muller with the state's cache for
+Philox, XORWOW and the MRGs (rocRAND's host path, ``sinf``/``cosf``; an AMD GPU's
+``__sincosf`` changes the last bits of some), ``normal2`` for LFSR113, else one number by
+the inverse CDF ``sqrt2 erfinv(2u - 1)`` (ThreeFry's log-normal takes doubles). Not yet:
+``rocrand_poisson``, ``rocrand2/4``, ThreeFry's ``normal2``, ``_double`` normals. Each
+function is a ``lang.Overload``: the compiler inlines the version for the state's type,
+as C++ overloading does. On the host they run as plain Python on a NumPy state.
 
 >>> st = rocrand_state_philox4x32_10()
 >>> rocrand_init(0, 0, 0, st)
