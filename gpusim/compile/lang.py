@@ -194,7 +194,8 @@ class LocalStruct:
 
 class Overload(DeviceFunction):
     """A library device function with one implementation per ``LocalStruct`` type of its
-    argument ``arg`` (C++ overloading on a state type). The compiler picks the
+    argument ``arg`` (C++ overloading on a state type; -1: the last argument, where the
+    overloads differ in arity, as rocRAND's ``rocrand_init`` do). The compiler picks the
     implementation when it inlines the call, from the struct that declared the array; on
     the host the array's fixed ``init`` words tell the types apart.
 

@@ -129,12 +129,17 @@ def test_mrg32k3a_kernel_matches_host_engine():
 def test_device_and_host_generators_agree():
     """Thread i of a kernel on subsequence i gives the XORWOW host generator's number i."""
     n = 128
-    g = rocrand.rocrand_create_generator(rocrand.ROCRAND_RNG_PSEUDO_XORWOW)
-    rocrand.rocrand_set_seed(g, 77)
+    out = run(xorwow_kernel, [77] * n, list(range(n)), [0] * n)
+    assert np.array_equal(out[:, 0], host_words(rocrand.ROCRAND_RNG_PSEUDO_XORWOW, 77, n))
+
+
+def host_words(rng_type, seed: int, n: int) -> np.ndarray:
+    """The first ``n`` words of a host generator (rocrand_generate)."""
+    g = rocrand.rocrand_create_generator(rng_type)
+    rocrand.rocrand_set_seed(g, seed)
     d = hip.device_array(n, np.uint32)
     rocrand.rocrand_generate(g, d, n)
-    out = run(xorwow_kernel, [77] * n, list(range(n)), [0] * n)
-    assert np.array_equal(out[:, 0], d.copy_to_host())
+    return d.copy_to_host()
 
 
 def test_state_layout_is_rocrands_struct():

@@ -242,12 +242,13 @@ class Normalizer:
 
     def overload(self, fn: Overload, args: list[ast.expr], node: ast.AST) -> Any:
         """The version of ``fn`` for the struct that declared its state argument."""
-        state = args[fn.arg] if fn.arg < len(args) else None
+        state = args[fn.arg] if -len(args) <= fn.arg < len(args) else None
         decl = self.kir.arrays.get(state.id) if isinstance(state, ast.Name) else None
         impl = fn.pick(decl.struct) if decl is not None else None
         if impl is None:
             makers = " or ".join(f"{s.__name__}()" for s in fn.structs)
-            raise self.fail(node, f"{fn.__name__}(): argument {fn.arg + 1} must be a state "
+            which = f"argument {fn.arg + 1}" if fn.arg >= 0 else "the last argument"
+            raise self.fail(node, f"{fn.__name__}(): {which} must be a state "
                             f"made in this kernel by {makers}",
                             instead=f"st = {fn.structs[0].__name__}() and pass st")
         return impl

@@ -17,7 +17,9 @@ device API (generator states inside ``@hip.jit`` kernels), bit-exact with rocRAN
     sobol_vectors.py   Joe-Kuo direction vectors; quasi.py: Sobol32/64 generators
     generator.py       create/destroy/set_* and the queued generation; generate.py: the
                        rocrand_generate* functions
-    device.py          the device API: rocrand_state_*, rocrand_init, rocrand, ...
+    device.py          the device API: rocrand_state_*, rocrand_init, rocrand, ...; one
+                       device_*.py per engine family (philox, xorwow, mrg, mrg31k3p,
+                       lfsr113, threefry, sobol) and device_gf2.py / device_bits.py
 
 Data flow of a host call::
 
@@ -35,12 +37,23 @@ from gpusim.libs.rocrand.device import (
     rocrand_log_normal,
     rocrand_normal,
     rocrand_normal2,
+    rocrand_state_lfsr113,
+    rocrand_state_mrg31k3p,
     rocrand_state_mrg32k3a,
     rocrand_state_philox4x32_10,
+    rocrand_state_scrambled_sobol32,
+    rocrand_state_scrambled_sobol64,
+    rocrand_state_sobol32,
+    rocrand_state_sobol64,
+    rocrand_state_threefry2x32_20,
+    rocrand_state_threefry2x64_20,
+    rocrand_state_threefry4x32_20,
+    rocrand_state_threefry4x64_20,
     rocrand_state_xorwow,
     rocrand_uniform,
     rocrand_uniform_double,
     skipahead,
+    skipahead_sequence,
     skipahead_subsequence,
 )
 from gpusim.libs.rocrand.discrete import (
@@ -110,5 +123,9 @@ __all__ = [
     "rocrand", "rocrand_init", "rocrand_log_normal", "rocrand_normal", "rocrand_normal2",
     "rocrand_state_mrg32k3a", "rocrand_state_philox4x32_10", "rocrand_state_xorwow",
     "rocrand_uniform", "rocrand_uniform_double", "skipahead", "skipahead_subsequence",
+    "rocrand_state_mrg31k3p", "rocrand_state_lfsr113", "rocrand_state_threefry2x32_20",
+    "rocrand_state_threefry2x64_20", "rocrand_state_threefry4x32_20",
+    "rocrand_state_threefry4x64_20", "rocrand_state_sobol32", "rocrand_state_sobol64",
+    "rocrand_state_scrambled_sobol32", "rocrand_state_scrambled_sobol64", "skipahead_sequence",
 ] + [m.name for e in (rocrand_status, rocrand_rng_type, rocrand_ordering,
                       rocrand_direction_vector_set) for m in e]

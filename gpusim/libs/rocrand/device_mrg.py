@@ -2,7 +2,8 @@
 
 State: 13 uint32 words, rocRAND's ``mrg32k3a_state`` word for word (g1[0:3], g2[3:6],
 boxmuller_float_state[6], boxmuller_double_state[7], boxmuller_float[8], padding[9],
-boxmuller_double[10:12]) and the generator word (402). ``next_raw`` is the engine's
+boxmuller_double[10:12]) and the generator word (402). Subsequences are 2^76 numbers,
+sequences 2^127. ``next_raw`` is the engine's
 ``next()`` in [1, m1]; ``rocrand()`` maps it to 32 bits as rocRAND does.
 
 >>> st = np.zeros(13, np.uint32)
@@ -24,9 +25,15 @@ _U = np.uint64
 _MASK, _S32 = _U(0xFFFFFFFF), _U(32)
 M1, M2, M1C, M2C = _U(4294967087), _U(4294944443), _U(209), _U(22853)
 A12, A13N, A21, A23N = _U(1403580), _U(810728), _U(527612), _U(1370589)
-# (64, 2, 9) uint64 powers; the names are unique: kernels see them as constant arrays
-MRG32K3A_OFFSET_JUMPS, MRG32K3A_SUBSEQUENCE_JUMPS = mrg.jump_tables(mrg.MRG32K3A)
-UINT_NORM = mrg.MRG32K3A.uint_norm
+UINT_NORM, NORM = mrg.MRG32K3A.uint_norm, mrg.MRG32K3A.norm_double
+# [family (MRG32k3a, MRG31k3p), kind (offset, subsequence, sequence), 64, 2, 9] powers of
+# the step matrices, one array so that a kernel sees one constant array whatever it uses
+FAMILIES = (mrg.MRG32K3A, mrg.MRG31K3P)
+SEQUENCE_LOG2 = (127, 134)  # rocRAND: sequences of 2^127 and 2^134 numbers
+MRG_JUMPS = np.stack([np.stack([*mrg.jump_tables(f), mrg.sequence_jumps(f, q)])
+                      for f, q in zip(FAMILIES, SEQUENCE_LOG2, strict=True)])
+MRG_MODULI = np.array([f.m for f in FAMILIES], np.uint64)
+OFFSET, SUBSEQUENCE, SEQUENCE = 0, 1, 2
 
 
 @hip.DeviceFunction
@@ -60,18 +67,21 @@ def mod_mul(i, j, second):
 
 
 @hip.DeviceFunction
-def jump(tables, count, st):
-    """Both components <- A^count s mod m, one matrix per set bit of ``count``."""
+def jump(family, kind, count, st):
+    """Both components <- A^count s mod m, one matrix per set bit of ``count``, for
+    MRG32k3a (family 0) and MRG31k3p (1) alike."""
     c = _U(count)
     k = 0
     while c != 0:
         if c & _U(1):
             for comp in range(2):
-                m = M1 if comp == 0 else M2
+                m = MRG_MODULI[family, comp]
                 s0, s1, s2 = _U(st[3 * comp]), _U(st[3 * comp + 1]), _U(st[3 * comp + 2])
                 for r in range(3):
-                    v = (tables[k, comp, 3 * r] * s0 % m + tables[k, comp, 3 * r + 1] * s1 % m
-                         + tables[k, comp, 3 * r + 2] * s2 % m) % m
+                    a = 3 * r
+                    v = (MRG_JUMPS[family, kind, k, comp, a] * s0 % m
+                         + MRG_JUMPS[family, kind, k, comp, a + 1] * s1 % m
+                         + MRG_JUMPS[family, kind, k, comp, a + 2] * s2 % m) % m
                     st[3 * comp + r] = np.uint32(v)
         c = c >> _U(1)
         k += 1
@@ -88,8 +98,8 @@ def init(seed, subsequence, offset, st):
     st[0], st[1], st[2] = mod_mul(x, s, False), mod_mul(y, s, False), mod_mul(x, s, False)
     st[3], st[4], st[5] = mod_mul(y, s, True), mod_mul(x, s, True), mod_mul(y, s, True)
     st[6], st[7], st[12] = np.uint32(0), np.uint32(0), np.uint32(TAG)
-    jump(MRG32K3A_SUBSEQUENCE_JUMPS, subsequence, st)
-    jump(MRG32K3A_OFFSET_JUMPS, offset, st)
+    jump(0, SUBSEQUENCE, subsequence, st)
+    jump(0, OFFSET, offset, st)
 
 
 @hip.DeviceFunction
@@ -103,13 +113,22 @@ def next_raw(st):
     return np.uint32(r)
 
 
-@hip.DeviceFunction
-def skip(offset, st):
-    """skipahead(offset, state)."""
-    jump(MRG32K3A_OFFSET_JUMPS, offset, st)
+def skips(family: int) -> tuple:
+    """(skipahead, skipahead_subsequence, skipahead_sequence) of an MRG family."""
+
+    @hip.DeviceFunction
+    def skip(offset, st):
+        jump(family, OFFSET, offset, st)
+
+    @hip.DeviceFunction
+    def skip_subsequence(subsequence, st):
+        jump(family, SUBSEQUENCE, subsequence, st)
+
+    @hip.DeviceFunction
+    def skip_sequence(sequence, st):
+        jump(family, SEQUENCE, sequence, st)
+
+    return skip, skip_subsequence, skip_sequence
 
 
-@hip.DeviceFunction
-def skip_subsequence(subsequence, st):
-    """skipahead_subsequence: 2^76 numbers per subsequence."""
-    jump(MRG32K3A_SUBSEQUENCE_JUMPS, subsequence, st)
+skip, skip_subsequence, skip_sequence = skips(0)  # 2^76 numbers a subsequence, 2^127 a sequence

@@ -3,7 +3,8 @@
 State: 13 uint32 words, rocRAND's ``xorwow_state`` word for word (d[0],
 boxmuller_float_state[1], boxmuller_double_state[2], boxmuller_float[3],
 boxmuller_double[4:6], x[6:11], padding[11]) and the generator word (401). Jumps use
-the GF(2) matrix powers of xorwow.py, passed to the kernel as constant arrays.
+the GF(2) matrix powers of xorwow.py (device_gf2.py), passed to the kernel as
+constant arrays.
 
 >>> st = np.zeros(13, np.uint32)
 >>> init(0, 0, 0, st)
@@ -17,6 +18,7 @@ import numpy as np
 
 from gpusim.compile import lang as hip
 from gpusim.libs.rocrand import xorwow
+from gpusim.libs.rocrand.device_gf2 import jump
 
 WORDS, TAG = 13, 401
 D, BMF_STATE, BMD_STATE, BMF, BMD, X = 0, 1, 2, 3, 4, 6
@@ -26,39 +28,16 @@ XORWOW_OFFSET_JUMPS, XORWOW_SUBSEQUENCE_JUMPS = xorwow.jump_tables()
 
 
 @hip.DeviceFunction
-def jump(tables, count, st):
-    """x <- A^count x: one packed matrix per set bit of ``count``."""
-    c = _U(count)
-    k = 0
-    while c != 0:
-        if c & _U(1):
-            r0 = r1 = r2 = r3 = r4 = _U32(0)
-            for i in range(5):
-                v = st[6 + i]
-                for j in range(32):
-                    if (v >> _U32(j)) & _U32(1):
-                        b = (32 * i + j) * 5
-                        r0 ^= tables[k, b]
-                        r1 ^= tables[k, b + 1]
-                        r2 ^= tables[k, b + 2]
-                        r3 ^= tables[k, b + 3]
-                        r4 ^= tables[k, b + 4]
-            st[6], st[7], st[8], st[9], st[10] = r0, r1, r2, r3, r4
-        c = c >> _U(1)
-        k += 1
-
-
-@hip.DeviceFunction
 def skip(offset, st):
     """skipahead(offset, state): x jumps, d moves by 362437 per number."""
-    jump(XORWOW_OFFSET_JUMPS, offset, st)
+    jump(XORWOW_OFFSET_JUMPS, offset, st, X, 5)
     st[0] = _U32((_U(st[0]) + (_U(offset) & _U(0xFFFFFFFF)) * _U(362437)) & _U(0xFFFFFFFF))
 
 
 @hip.DeviceFunction
 def skip_subsequence(subsequence, st):
     """skipahead_subsequence: 2^67 numbers per subsequence (d is unchanged)."""
-    jump(XORWOW_SUBSEQUENCE_JUMPS, subsequence, st)
+    jump(XORWOW_SUBSEQUENCE_JUMPS, subsequence, st, X, 5)
 
 
 @hip.DeviceFunction

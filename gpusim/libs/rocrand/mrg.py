@@ -87,6 +87,12 @@ def jump_tables(fam: Family) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
+def sequence_jumps(fam: Family, log2: int) -> np.ndarray:
+    """[64, 2, 9] powers A^(2^(log2 + k)): the device API's ``skipahead_sequence`` tables
+    (MRG32k3a: sequences of 2^127 numbers, MRG31k3p: 2^134)."""
+    return jump_tables(Family(fam.rng_type, fam.m, fam.a, log2, 0.0, 0.0))[1]
+
+
 @numba.njit(cache=True, nogil=True)
 def _mod_m1(p):
     """rocRAND's mod_m1: one fold of 2^32 = 209 (mod m1), one conditional subtract."""
