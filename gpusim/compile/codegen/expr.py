@@ -103,7 +103,13 @@ class ExprGen(ast.NodeTransformer):
         return ast.Call(_expr(f"np.{tname}"), [arg], [])
 
     def visit_MathCall(self, node: MathCall) -> ast.expr:
-        return ast.Call(_expr(node.qualname), [self.visit(a) for a in node.args], [])
+        if node.impl:
+            func = self.helper(node.impl)
+        elif node.qualname.startswith("cmath."):  # imported only by kernels that use it
+            func = ast.Attribute(self.helper("cmath"), node.qualname[6:], ast.Load())
+        else:
+            func = _expr(node.qualname)
+        return ast.Call(func, [self.visit(a) for a in node.args], [])
 
     # -- memory -----------------------------------------------------------------------
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:

@@ -24,6 +24,8 @@ array([1., 2., 3., 3.])
 
 from __future__ import annotations
 
+import cmath  # noqa: F401 - generated code calls _cmath.sqrt(...)
+
 import numba
 import numpy as np
 from llvmlite import ir
@@ -53,6 +55,20 @@ from gpusim.compile.device.machine_ops import (  # noqa: F401 - names used by ge
     load_relaxed,
     popc,
     threadfence,
+)
+from gpusim.compile.device.mathlib import (  # noqa: F401 - names used by generated code
+    cmath_acosh,
+    cmath_cosh,
+    cmath_log10,
+    cmath_phase,
+    cmath_polar,
+    cmath_rect,
+    cmath_sinh,
+    cmath_tanh,
+    math_cbrt,
+    math_fmod,
+    math_modf,
+    math_remainder,
 )
 
 # Helpers compile once per machine, not once per process: cache=True keeps their machine
@@ -201,7 +217,8 @@ def _vote(out, pred, mask, nt, wave, kind):
 
 @register_jitable(cache=True)
 def _barrier(mask, alive, nt, site, b):
-    """A barrier under divergent control: every live thread must have arrived.
+    """A barrier under divergent control: every live thread must have arrived, unless
+    none did (then no thread executed it: e.g. the last test of a loop every thread left).
 
     The fault carries (site, block, first missing thread, arrived, live threads, first
     thread that arrived, threads that had returned) for the message.
@@ -219,7 +236,7 @@ def _barrier(mask, alive, nt, site, b):
                     first = t
             elif missing < 0:
                 missing = t
-    if missing >= 0:
+    if missing >= 0 and arrived > 0:
         raise KernelFaultError(FAULT_BARRIER, site, b, missing, arrived, total, first,
                                nt - total)
 

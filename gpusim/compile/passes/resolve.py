@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import cmath
+import enum
 import math
 import re
 import types
@@ -35,6 +37,8 @@ import numba
 import numpy as np
 
 from gpusim.compile import lang
+from gpusim.compile.device import mathlib
+from gpusim.compile.device.mathlib import MATH_EXTRAS
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.ir import Cast, Intrinsic, MathCall
 
@@ -159,6 +163,8 @@ class _Resolver(ast.NodeTransformer):
     def value_node(self, node: ast.expr) -> ast.expr:
         """Rewrite a non-local name used as a value."""
         _, value = self.lookup(node)
+        if isinstance(value, enum.Enum) and isinstance(value.value, (int, float)):
+            value = value.value  # IntEnum / Enum members are their values, as in numba
         if isinstance(value, tuple) and value[:1] == ("value",):
             return _copy(Intrinsic(name=value[1]), node)
         if isinstance(value, lang._Value):
@@ -221,8 +227,15 @@ class _Resolver(ast.NodeTransformer):
         if kwargs and fn is not print:
             raise self.fail(node, f"keyword arguments to {ast.unparse(node.func)} are not "
                             "supported", instead="pass the arguments by position")
-        if isinstance(fn, types.BuiltinFunctionType) and fn is getattr(math, fn.__name__, None):
-            return _copy(MathCall(qualname=f"math.{fn.__name__}", func=fn, args=args), node)
+        extra = MATH_EXTRAS.get(fn) if _hashable(fn) else None
+        if extra is not None:  # numba's CPU target lacks it: the device library has it
+            return _copy(MathCall(qualname=f"{extra.replace('_', '.', 1)}",
+                                  func=getattr(mathlib, extra), args=args, impl=extra), node)
+        for module in (math, cmath):
+            if isinstance(fn, types.BuiltinFunctionType) and fn is getattr(
+                    module, fn.__name__, None):
+                return _copy(MathCall(qualname=f"{module.__name__}.{fn.__name__}", func=fn,
+                                      args=args), node)
         if getattr(np, getattr(fn, "__name__", ""), None) is fn and fn.__name__ in NUMPY_MATH:
             return _copy(MathCall(qualname=f"np.{fn.__name__}", func=fn, args=args), node)
         if getattr(builtins, getattr(fn, "__name__", ""), None) is fn and (
@@ -353,6 +366,14 @@ def _copy(new: ast.AST, old: ast.AST) -> ast.AST:
     ast.copy_location(new, old)
     new.gsrc = getattr(old, "gsrc", None)
     return new
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _describe(value: Any) -> str:
