@@ -32,8 +32,9 @@ import sys
 import types
 from typing import Any
 
-# (file name, text) of recently compiled strings; a few thousand small texts at most
-_RECENT: collections.deque[tuple[str, str]] = collections.deque(maxlen=4096)
+# (file name, text) of recently compiled strings, newest last; a few thousand at most
+_RECENT: collections.OrderedDict[tuple[str, str], None] = collections.OrderedDict()
+_KEEP = 4096
 
 
 def _remember(event: str, args: tuple) -> None:
@@ -49,7 +50,10 @@ def _remember(event: str, args: tuple) -> None:
         except UnicodeDecodeError:
             return
     if isinstance(text, str) and "def " in text:
-        _RECENT.append((filename, text))
+        _RECENT[filename, text] = None
+        _RECENT.move_to_end((filename, text))
+        while len(_RECENT) > _KEEP:
+            _RECENT.popitem(last=False)
 
 
 def install() -> None:
@@ -77,7 +81,7 @@ def find_source(pyfunc: Any) -> tuple[list[str], int] | None:
     code = getattr(pyfunc, "__code__", None)
     if code is None:
         return None
-    for filename, text in reversed(_RECENT):
+    for filename, text in reversed(list(_RECENT)):  # (compiling below adds to _RECENT)
         if filename != code.co_filename:
             continue
         try:

@@ -24,7 +24,6 @@ from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.passes.exec_source import find_source, install
 from gpusim.errors import KernelCompileError
 
-
 install()  # from now on, the text of kernels built with exec() is kept
 
 

@@ -41,6 +41,14 @@ from gpusim.compile.device import mathlib
 from gpusim.compile.device.mathlib import MATH_EXTRAS
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.ir import Cast, Intrinsic, MathCall
+from gpusim.compile.passes.static_args import (
+    CONSTANT,
+    OBJECT,
+    as_device_function,
+    constant_node,
+    constant_value,
+    is_static_object,
+)
 
 # Python builtins a kernel may call, and the NumPy functions it may use as math.
 BUILTIN_CALLS = {"range", "len", "min", "max", "abs", "print", "round", "pow"}
@@ -75,6 +83,7 @@ class FunctionUnit:
     const_arrays: dict[str, np.ndarray] = field(default_factory=dict)
     const_sources: dict[str, np.ndarray] = field(default_factory=dict)  # the user's arrays
     renamed: dict[str, str] = field(default_factory=dict)  # new name -> user's name
+    kept: list[int] | None = None  # device function: arguments not bound at compile time
 
 
 def local_names(fn: ast.FunctionDef) -> set[str]:
@@ -182,6 +191,8 @@ class _Resolver(ast.NodeTransformer):
             return _copy(ast.Constant(value=value), node) if isinstance(
                 value, (bool, int, float, complex)) else _copy(
                 Cast(dtype=np.dtype(type(value)), arg=ast.Constant(value=value.item())), node)
+        if isinstance(value, tuple) and constant_value(constant_node(value, node), {}) is not None:
+            return constant_node(value, node)  # a tuple of numbers (a global, or bound shape)
         if isinstance(value, np.ndarray):  # a global array: a constant, frozen when compiled
             stem = node.id if isinstance(node, ast.Name) else ast.unparse(node).replace(".", "_")
             return _copy(ast.Name(id=self.add_const_array(stem, value), ctx=ast.Load()), node)
@@ -206,16 +217,11 @@ class _Resolver(ast.NodeTransformer):
             intr = _copy(Intrinsic(name="local.array", args=[]), node)
             intr.const, intr.init, intr.struct = ((fn.size,), fn.dtype), fn.init, fn.__name__
             return intr
+        devfn = as_device_function(fn)
+        if devfn is not None:
+            return self.device_call(node, devfn)
         args = [self.visit(a) for a in node.args]
         kwargs = {kw.arg: self.visit(kw.value) for kw in node.keywords}
-        if isinstance(fn, lang.DeviceFunction):
-            if kwargs:
-                raise self.fail(node, "keyword arguments to device functions are not supported",
-                                instead="pass the arguments by position")
-            call = _copy(ast.Call(func=ast.Name(id=fn.__name__, ctx=ast.Load()), args=args,
-                                  keywords=[]), node)
-            call.devfn = fn
-            return call
         if getattr(fn, "__gpusim_kernel__", False):
             raise self.fail(node, "launching a kernel from a kernel (dynamic parallelism) is "
                             "not supported", instead="launch it from host code after this one")
@@ -249,6 +255,31 @@ class _Resolver(ast.NodeTransformer):
                         f"({_describe(fn)})", construct="call",
                         instead="hip.* intrinsics, math.* / NumPy math functions, "
                         "min/max/abs/len/range/print, or a @hip.jit(device=True) function")
+
+    def device_call(self, node: ast.Call, devfn: lang.DeviceFunction) -> ast.expr:
+        """A device function call; types, intrinsics, functions and constants among its
+        arguments are bound when it is inlined (``static_args.py``)."""
+        if node.keywords:
+            raise self.fail(node, "keyword arguments to device functions are not supported",
+                            instead="pass the arguments by position")
+        args: list[ast.expr] = []
+        static: dict[int, tuple[str, Any]] = {}
+        for i, arg in enumerate(node.args):
+            found, value = (self.lookup(arg) if isinstance(arg, (ast.Name, ast.Attribute))
+                            else (False, None))
+            if found and is_static_object(value):
+                static[i] = (OBJECT, value)
+                args.append(_copy(ast.Constant(value=None), arg))  # dropped when inlined
+                continue
+            new = self.visit(arg)
+            const = constant_value(new, self.unit.constants)
+            if const is not None:
+                static[i] = (CONSTANT, const)
+            args.append(new)
+        call = _copy(ast.Call(func=ast.Name(id=devfn.__name__, ctx=ast.Load()), args=args,
+                              keywords=[]), node)
+        call.devfn, call.static = devfn, static
+        return call
 
     def intrinsic_call(self, node: ast.Call, name: str) -> ast.expr:
         names = KEYWORDS.get(name, ())
@@ -315,13 +346,18 @@ class _Resolver(ast.NodeTransformer):
             if found:
                 if isinstance(value, lang._Value) and value.name == "warpsize":
                     return self.wave_size
-                if not isinstance(value, (tuple, lang.Stub)):
+                if not isinstance(value, lang.Stub) and not (isinstance(value, tuple)
+                                                             and value[:1] == ("value",)):
                     return value
         if isinstance(node, ast.BinOp) and type(node.op) in _STATIC_OPS:
             left, right = self.static_eval(node.left, what), self.static_eval(node.right, what)
             return _STATIC_OPS[type(node.op)](left, right)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -self.static_eval(node.operand, what)
+        if isinstance(node, ast.Subscript):  # SHAPE[0] of a global tuple
+            base = self.static_eval(node.value, what)
+            if isinstance(base, tuple):
+                return base[self.static_eval(node.slice, what)]
         raise self.fail(node, f"{what} must be known when the kernel compiles",
                         instead="a number, a module-level constant, or a tuple of them")
 
