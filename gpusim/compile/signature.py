@@ -53,10 +53,13 @@ def _is_array(arg: Any) -> bool:
 
 
 def _fits(ty: Any, arg: Any) -> bool:
+    """Whether ``arg`` can be passed as ``ty``; wrappers (``cuda.In(a)``) are left to the
+    runtime, which unwraps them."""
     if isinstance(ty, types.Array):
-        return (_is_array(arg) and arg.ndim == ty.ndim
-                and (not isinstance(ty.dtype, types.Number)
-                     or np.dtype(arg.dtype) == as_dtype(ty.dtype)))
+        if not _is_array(arg):
+            return not isinstance(arg, (bool, int, float, complex, np.generic))
+        return arg.ndim == ty.ndim and (not isinstance(ty.dtype, types.Number)
+                                        or np.dtype(arg.dtype) == as_dtype(ty.dtype))
     return not _is_array(arg)
 
 

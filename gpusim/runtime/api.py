@@ -30,6 +30,7 @@ from gpusim.occupancy_model import hipapi as hip_occupancy
 from gpusim.runtime import pointers, streams
 from gpusim.runtime.copies import hipMemcpyKind, submit_copy, submit_memset
 from gpusim.runtime.darray import DeviceArray
+from gpusim.runtime.darray_views import like_strides
 from gpusim.runtime.memory import DevicePointer
 from gpusim.runtime.properties import device_properties, hipDeviceProp_t
 from gpusim.runtime.system import current_device, get_system
@@ -221,16 +222,35 @@ def hipHostFree(ary: np.ndarray) -> None:
     pointers.unregister_pinned(ary, origin="hipHostFree")
 
 
-def pinned_array(shape: Any, dtype: Any = np.float64) -> np.ndarray:
-    """A pinned host array of ``shape`` and ``dtype`` (numba.cuda.pinned_array).
+def pinned_array(shape: Any, dtype: Any = np.float64, strides: Any = None,
+                 order: str = "C") -> np.ndarray:
+    """A pinned host array of ``shape`` and ``dtype`` (numba.cuda.pinned_array), in
+    ``order`` "C" or "F" (or with contiguous ``strides``).
 
     >>> pinned_array((2, 2), np.float32).dtype
     dtype('float32')
+    >>> pinned_array((2, 3), order="F").flags.f_contiguous
+    True
     """
     dtype = np.dtype(dtype)
     shape = (shape,) if np.isscalar(shape) else tuple(shape)
+    if order not in ("C", "F"):
+        raise ValueError(f"pinned_array: order must be 'C' or 'F', not {order!r}")
     raw = hipHostMalloc(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize)
-    return raw.view(dtype).reshape(shape)
+    return np.ndarray(shape, dtype, buffer=raw, order=order,
+                      strides=None if strides is None else tuple(strides))
+
+
+def pinned_array_like(ary: Any) -> np.ndarray:
+    """A pinned host array with the shape and dtype of ``ary``, contiguous in its axis
+    order (numba.cuda.pinned_array_like; NumPy's ``empty_like``).
+
+    >>> pinned_array_like(np.zeros((3, 4)).T).strides
+    (8, 32)
+    """
+    shape = tuple(ary.shape)
+    return pinned_array(shape, ary.dtype,
+                        strides=like_strides(shape, tuple(ary.strides), ary.dtype.itemsize))
 
 
 @hip_api

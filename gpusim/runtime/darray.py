@@ -20,6 +20,7 @@ import numpy as np
 
 from gpusim.errors import HipError, hipError_t
 from gpusim.runtime import streams
+from gpusim.runtime.darray_views import DeviceArrayViews, like_strides
 from gpusim.runtime.memory import Allocation, DeviceMemory, DevicePointer
 from gpusim.runtime.system import current_device
 
@@ -30,7 +31,7 @@ def _release(memory: DeviceMemory, alloc: Allocation) -> None:
         memory.free(alloc.address, origin="garbage collection of its DeviceArray")
 
 
-class DeviceArray:
+class DeviceArray(DeviceArrayViews):
     """An n-dimensional array in emulated device memory.
 
     Made by ``to_device``, ``device_array``, ``device_array_like`` (which free their
@@ -58,8 +59,10 @@ class DeviceArray:
 
     # construction ---------------------------------------------------------------------
     @classmethod
-    def allocate(cls, shape: Any, dtype: Any, *, origin: str) -> DeviceArray:
-        """A new owning array on the current device, zero-filled."""
+    def allocate(cls, shape: Any, dtype: Any, *, origin: str, order: str = "C",
+                 strides: tuple[int, ...] | None = None) -> DeviceArray:
+        """A new owning array on the current device, zero-filled, laid out in ``order``
+        ("C" row-major, "F" column-major) or with the given contiguous ``strides``."""
         dtype = np.dtype(dtype)
         shape = (shape,) if np.isscalar(shape) else tuple(shape)
         if not all(isinstance(s, (int, np.integer)) and s >= 0 for s in shape):
@@ -67,7 +70,13 @@ class DeviceArray:
                 hipError_t.hipErrorInvalidValue,
                 f"{origin}: shape {shape} must be non-negative integers",
             )
-        strides = _c_strides(shape, dtype.itemsize)
+        if order not in ("C", "F"):
+            raise ValueError(f"{origin}: order must be 'C' or 'F', not {order!r}")
+        if strides is None:
+            strides = _c_strides(shape, dtype.itemsize)
+            if order == "F":
+                strides = tuple(reversed(_c_strides(shape[::-1], dtype.itemsize)))
+        _check_contiguous(shape, strides, dtype.itemsize, origin)
         device = current_device()
         nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
         ptr = device.memory.allocate(nbytes, origin=origin)
@@ -77,8 +86,11 @@ class DeviceArray:
         return cls(shape, dtype, strides, alloc, 0, owner)
 
     @classmethod
-    def from_pointer(cls, ptr: DevicePointer, shape: Any, dtype: Any) -> DeviceArray:
-        """View ``shape`` elements of ``dtype`` starting at a hipMalloc'd pointer.
+    def from_pointer(cls, ptr: DevicePointer, shape: Any, dtype: Any,
+                     strides: tuple[int, ...] | None = None, owner: object = None
+                     ) -> DeviceArray:
+        """View ``shape`` elements of ``dtype`` (C order, or ``strides``) starting at a
+        hipMalloc'd pointer; ``owner`` is kept alive as long as the view.
 
         >>> from gpusim import hip
         >>> p = hip.hipMalloc(64)
@@ -90,15 +102,18 @@ class DeviceArray:
 
         dtype = np.dtype(dtype)
         shape = (shape,) if np.isscalar(shape) else tuple(shape)
+        strides = _c_strides(shape, dtype.itemsize) if strides is None else tuple(strides)
         alloc, offset = resolve_device(ptr, origin="DeviceArray.from_pointer")
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-        if offset + nbytes > alloc.nbytes:
+        nbytes = 0 if 0 in shape else dtype.itemsize + sum(
+            (n - 1) * s for n, s in zip(shape, strides, strict=True))
+        if min(strides, default=0) < 0 or offset + nbytes > alloc.nbytes:
             raise HipError(
                 hipError_t.hipErrorInvalidValue,
-                f"DeviceArray.from_pointer: {shape} x {dtype} needs {nbytes} bytes from offset "
-                f"{offset}, but {alloc.describe()} ends {alloc.nbytes - offset} bytes later",
+                f"DeviceArray.from_pointer: {shape} x {dtype} (strides {strides}) spans "
+                f"{nbytes} bytes from offset {offset}, but {alloc.describe()} ends "
+                f"{alloc.nbytes - offset} bytes later",
             )
-        return cls(shape, dtype, _c_strides(shape, dtype.itemsize), alloc, offset)
+        return cls(shape, dtype, strides, alloc, offset, owner)
 
     # numpy-like attributes --------------------------------------------------------------
     @property
@@ -158,28 +173,35 @@ class DeviceArray:
         return DeviceArray(view.shape, view.dtype, view.strides, self._alloc, offset, self._owner)
 
     def __getitem__(self, key: Any) -> Any:
-        """Slices give device views; a single element is copied to the host."""
-        view = self.device_view()[key]
+        """Slices give device views; a single element is copied to the host.
+
+        The element copy is synchronous and ordered on the null stream, as in numba.cuda
+        and HIP (hipMemcpy): it waits for work queued before it, so ``d[0]`` after a
+        launch reads what the kernel wrote.
+        """
+        src = self.device_view()
+        view = src[key]
         if isinstance(view, np.ndarray):
             return self._wrap(view)
-        return view
+        out = np.empty((), self.dtype)
+        self._submit(lambda: out.__setitem__((), src[key]), "getitem", "DtoH", None, 0,
+                     nbytes=self.itemsize)
+        return out[()]
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        """Copy ``value`` into ``self[key]``: synchronous and ordered on the null stream,
+        so a kernel queued before it still sees the old value (numba.cuda, hipMemcpy)."""
+        dst = self.device_view()
+        nbytes = dst[key].nbytes if isinstance(dst[key], np.ndarray) else self.itemsize
         if isinstance(value, DeviceArray):
-            value = value.device_view()
-        self.device_view()[key] = value
-
-    def reshape(self, *shape: Any) -> DeviceArray:
-        """A view with a new shape (contiguous arrays only, as numba.cuda)."""
-        if len(shape) == 1 and not np.isscalar(shape[0]):
-            shape = tuple(shape[0])
-        return self._wrap(self.device_view().reshape(shape))
-
-    def ravel(self) -> DeviceArray:
-        return self.reshape(-1)
-
-    def is_c_contiguous(self) -> bool:
-        return self.device_view().flags.c_contiguous
+            src = value.device_view()
+            direction = "DtoD" if value.device == self.device else "PtoP"
+            self._submit(lambda: dst.__setitem__(key, src), "setitem", direction, None, 0,
+                         nbytes=nbytes)
+            return
+        host = np.array(value, copy=True)  # taken now: the caller may change it next line
+        self._submit(lambda: dst.__setitem__(key, host), "setitem", "HtoD", host, 0,
+                     nbytes=nbytes)
 
     # copies -----------------------------------------------------------------------------
     def copy_to_host(self, ary: np.ndarray | None = None, stream: Any = 0) -> np.ndarray:
@@ -208,12 +230,13 @@ class DeviceArray:
         self._submit(lambda: np.copyto(dst, src), "copy_to_device", direction, host, stream)
 
     def _submit(self, run: Any, name: str, direction: str, host: np.ndarray | None,
-                stream: Any) -> None:
+                stream: Any, nbytes: int | None = None) -> None:
         from gpusim.runtime.pointers import is_pinned
 
         pinned = host is not None and is_pinned(host)
+        nbytes = self.nbytes if nbytes is None else nbytes
         op = streams.enqueue(stream, run, name=name, kind=direction,
-                             info={"bytes": self.nbytes, "pinned": pinned,
+                             info={"bytes": nbytes, "pinned": pinned,
                                    "src_device": None if direction == "HtoD" else self.device,
                                    "dst_device": None if direction == "DtoH" else self.device})
         if stream in (0, None) or (host is not None and not pinned):
@@ -255,6 +278,18 @@ def _c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
+def _check_contiguous(shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int,
+                      origin: str) -> None:
+    """New buffers are exactly shape x itemsize bytes: the strides must tile them (the
+    axes longer than 1, smallest stride first, each step the product of those before)."""
+    ok, step = len(strides) == len(shape), itemsize
+    for stride, extent in sorted((s, n) for s, n in zip(strides, shape, strict=False) if n > 1):
+        ok, step = ok and stride == step, step * extent
+    if not ok:
+        raise ValueError(f"{origin}: strides {tuple(strides)} do not lay out a contiguous "
+                         f"{shape} array of {itemsize}-byte items; pass order='C' or 'F'")
+
+
 def _check_same_layout(host: np.ndarray, dev: DeviceArray, what: str) -> None:
     if host.shape != dev.shape or host.dtype != dev.dtype:
         raise HipError(
@@ -274,23 +309,35 @@ def to_device(ary: Any, stream: Any = 0, copy: bool = True, to: DeviceArray | No
     """
     if isinstance(ary, DeviceArray):
         raise TypeError("to_device: the array is already on a device; use it directly")
-    host = np.ascontiguousarray(ary)
+    host = np.asarray(ary)
+    if not (host.flags.c_contiguous or host.flags.f_contiguous):  # F order stays F
+        host = host.copy(order="C")
     if to is None:
-        to = DeviceArray.allocate(host.shape, host.dtype, origin="to_device")
+        to = DeviceArray.allocate(host.shape, host.dtype, origin="to_device",
+                                  strides=host.strides)
     if copy:
         to.copy_to_device(host, stream=stream)
     return to
 
 
-def device_array(shape: Any, dtype: Any = np.float64, stream: Any = 0) -> DeviceArray:
-    """An uninitialised device array (zero-filled here; do not rely on it).
+def device_array(shape: Any, dtype: Any = np.float64, strides: Any = None, order: str = "C",
+                 stream: Any = 0) -> DeviceArray:
+    """An uninitialised device array (zero-filled here; do not rely on it), in row-major
+    ("C") or column-major ("F") order.
 
     >>> device_array((4, 4), "float32").nbytes
     64
+    >>> device_array((2, 3), order="F").strides
+    (8, 16)
     """
-    return DeviceArray.allocate(shape, dtype, origin="device_array")
+    return DeviceArray.allocate(shape, dtype, origin="device_array", order=order,
+                                strides=None if strides is None else tuple(strides))
 
 
 def device_array_like(ary: Any, stream: Any = 0) -> DeviceArray:
-    """A device array with the shape and dtype of ``ary`` (host or device)."""
-    return DeviceArray.allocate(ary.shape, ary.dtype, origin="device_array_like")
+    """A new device array with the shape and dtype of ``ary`` (host or device), laid out
+    in the same axis order but contiguous (NumPy's ``empty_like``)."""
+    shape = tuple(ary.shape)
+    strides = like_strides(shape, tuple(ary.strides), ary.dtype.itemsize)
+    return DeviceArray.allocate(shape, ary.dtype, origin="device_array_like",
+                                strides=strides)

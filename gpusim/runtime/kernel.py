@@ -52,6 +52,26 @@ _IGNORED_OPTIONS = {"debug", "opt", "lineinfo", "fastmath", "cache", "link", "ma
                     "inline", "boundscheck"}
 
 
+class LaunchConfigError(HipError, ValueError):
+    """A kernel indexed or called without a valid launch configuration (numba.cuda raises
+    ValueError; HIP returns hipErrorInvalidConfiguration / hipErrorMissingConfiguration)."""
+
+
+class LaunchDimsTypeError(HipError, TypeError):
+    """A launch dimension that is not an integer (numba.cuda raises TypeError)."""
+
+
+def _check_dims(value: Any, name: str) -> None:
+    """numba.cuda's rules, checked at ``kernel[...]``: 1 to 3 integers."""
+    dims = list(value) if isinstance(value, (tuple, list)) else [value]
+    if len(dims) > 3:
+        raise LaunchConfigError(hipError_t.hipErrorInvalidConfiguration,
+                                f"{name} must be a sequence of 1, 2 or 3 integers, got {dims!r}")
+    if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
+        raise LaunchDimsTypeError(hipError_t.hipErrorInvalidConfiguration,
+                                  f"{name} must be a sequence of integers, got {dims!r}")
+
+
 class Kernel:
     """A ``@hip.jit`` kernel: index it with a launch configuration, then call it.
 
@@ -75,29 +95,80 @@ class Kernel:
         self.check = check
         self.specializations: list[CompiledKernel] = []
         self.last_launch: tuple | None = None  # (device name, grid, block) of the last launch
+        # numba.cuda's Dispatcher.extensions: objects whose prepare_args(ty, val, stream=,
+        # retr=) may replace each argument before a launch (e.g. wrap it in cuda.In)
+        self.extensions: list[Any] = []
 
     def __repr__(self) -> str:
         return f"<gpusim kernel {self.__name__}>"
 
     def __call__(self, *args: Any) -> None:
-        raise HipError(hipError_t.hipErrorMissingConfiguration,
-                       f"kernel '{self.__name__}' needs a launch configuration: "
-                       f"{self.__name__}[blocks, threads_per_block](...)")
+        raise LaunchConfigError(hipError_t.hipErrorMissingConfiguration,
+                                f"Kernel launch configuration was not specified: kernel "
+                                f"'{self.__name__}' is launched as "
+                                f"{self.__name__}[blocks, threads_per_block](...)")
 
     def __getitem__(self, config: Any) -> Callable[..., None]:
         """``kernel[grid, block]``, ``[grid, block, stream]``, ``[grid, block, stream, shared]``."""
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
-            raise HipError(hipError_t.hipErrorInvalidConfiguration,
+            raise LaunchConfigError(hipError_t.hipErrorInvalidConfiguration,
                            f"launch configuration of '{self.__name__}' must be [grid, block], "
                            "[grid, block, stream] or [grid, block, stream, shared_bytes], got "
                            f"{config!r}")
         grid, block = config[0], config[1]
+        _check_dims(grid, "griddim")
+        _check_dims(block, "blockdim")
         stream = config[2] if len(config) > 2 else 0
         shared = config[3] if len(config) > 3 else 0
 
         def configured(*args: Any) -> None:
             self.launch(grid, block, args, stream=stream, shared_bytes=shared)
         return configured
+
+    def forall(self, ntasks: int, tpb: int = 0, stream: Any = 0, sharedmem: int = 0
+               ) -> Callable[..., None]:
+        """numba.cuda's 1-d launch for ``ntasks`` tasks (one thread each, the kernel checks
+        ``cuda.grid(1) < ntasks``): ``tpb`` threads per block, or 256 when 0 (numba asks
+        the CUDA occupancy calculator; 256 = 4 wavefronts is a common choice here).
+
+        >>> import numpy as np
+        >>> from gpusim.compile import lang as hip
+        >>> def inc(a):
+        ...     i = hip.grid(1)
+        ...     if i < a.size:
+        ...         a[i] += 1
+        >>> a = np.zeros(300)
+        >>> Kernel(inc).forall(a.size)(a)
+        >>> int(a.sum())
+        300
+        """
+        if ntasks < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
+        block = tpb or 256
+
+        def configured(*args: Any) -> None:
+            if ntasks:  # no work: no launch (a 0-block grid is an invalid configuration)
+                self.launch((ntasks + block - 1) // block, block, args, stream=stream,
+                            shared_bytes=sharedmem)
+        return configured
+
+    def _extended(self, args: tuple, stream: Any) -> tuple:
+        """``args`` after every extension's ``prepare_args`` (numba.cuda's protocol; the
+        numba type is given when numba can type the value, else None)."""
+        if not self.extensions:
+            return args
+        import numba
+
+        out, retr = [], []
+        for val in args:
+            try:
+                ty = numba.typeof(val)
+            except ValueError:
+                ty = None
+            for ext in self.extensions:
+                ty, val = ext.prepare_args(ty, val, stream=stream, retr=retr)
+            out.append(val)
+        return tuple(out)
 
     def specialize(self, *args: Any) -> CompiledKernel:
         """Compile for these arguments on the current device (without running).
@@ -168,7 +239,7 @@ class Kernel:
         run when the stream reaches it."""
         device = current_device()
         spec = device.spec
-        args = self._declared(args)
+        args = self._declared(self._extended(args, stream))
         staged = stage(self, args, stream, device.ordinal)
         # config.launch_mode: the checked path, else a trace for profile(memory=True)
         traced = kernel_trace.tracing_requested()

@@ -7,6 +7,8 @@
                              HipError(hipErrorInvalidDevicePointer) (``peer.py``)
     host NumPy array         a temporary device array, copied in before the kernel and
                              back after it (numba.cuda's convenience; two copies)
+    In(a) / Out(a) / InOut(a) numba.cuda's hints for a host array: copy in only, back
+                             only, or both (the default)
     number                   passed by value
     anything else            ``engine.arg_types``: HipError(hipErrorInvalidValue) naming
                              the parameter and the fix
@@ -33,22 +35,52 @@ from gpusim.runtime.darray import DeviceArray, to_device
 from gpusim.runtime.peer import check_kernel_access
 
 
+class ArgHint:
+    """numba.cuda's copy hint around a host array argument (``cuda.In(a)`` ...)."""
+
+    copy_in, copy_back = True, True
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.value!r})"
+
+
+class In(ArgHint):
+    """Copy the host array to the device before the kernel, not back after it."""
+
+    copy_back = False
+
+
+class Out(ArgHint):
+    """Copy the array back to the host after the kernel, not to the device before it."""
+
+    copy_in = False
+
+
+class InOut(ArgHint):
+    """Copy in and back (what a bare host array gets)."""
+
+
 @dataclass
 class Staged:
-    """A launch's arguments as the engine takes them, and the host arrays to copy."""
+    """A launch's arguments as the engine takes them, and the host arrays to copy:
+    (host array, its device copy, copy in?, copy back?)."""
 
     values: tuple
-    copies: list[tuple[np.ndarray, DeviceArray]] = field(default_factory=list)
+    copies: list[tuple[np.ndarray, DeviceArray, bool, bool]] = field(default_factory=list)
 
     def copy_in(self, stream: Any) -> None:
         """Queue the host-to-device copies (after the launch was found valid)."""
-        for host, tmp in self.copies:
-            tmp.copy_to_device(np.ascontiguousarray(host), stream=stream)
+        for host, tmp, copy_in, _ in self.copies:
+            if copy_in:
+                tmp.copy_to_device(np.ascontiguousarray(host), stream=stream)
 
     def copy_back(self, stream: Any) -> None:
         """Queue the device-to-host copies of writable host arrays (after the kernel)."""
-        for host, tmp in self.copies:
-            if host.flags.writeable:
+        for host, tmp, _, copy_back in self.copies:
+            if copy_back and host.flags.writeable:
                 tmp.copy_to_host(host, stream=stream)
 
 
@@ -71,13 +103,15 @@ def stage(kernel: Any, args: tuple, stream: Any, device: int) -> Staged:
     check_alive(kernel, args, "was launched")
     values, copies = [], []
     for arg in args:
+        hint = arg if isinstance(arg, ArgHint) else InOut(arg)
+        arg = hint.value
         if isinstance(arg, DeviceArray):
             check_kernel_access(device, arg,
                                 origin=f"kernel '{getattr(kernel, '__name__', kernel)}'")
             arg = arg.device_view()
         elif isinstance(arg, np.ndarray):
             tmp = to_device(arg, stream=stream, copy=False)
-            copies.append((arg, tmp))
+            copies.append((arg, tmp, hint.copy_in, hint.copy_back))
             arg = tmp.device_view()
         values.append(arg)
     return Staged(tuple(values), copies)
@@ -86,4 +120,5 @@ def stage(kernel: Any, args: tuple, stream: Any, device: int) -> Staged:
 def device_values(kernel: Any, args: tuple) -> tuple:
     """The engine's view of example arguments (no copies): for compiling, not running."""
     check_alive(kernel, args, "was compiled")
+    args = tuple(a.value if isinstance(a, ArgHint) else a for a in args)
     return tuple(a.device_view() if isinstance(a, DeviceArray) else a for a in args)

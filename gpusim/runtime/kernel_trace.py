@@ -48,6 +48,7 @@ from gpusim.engine.tracing import TracedLaunch, Tracer
 from gpusim.memsim import GpuMemoryModel, GpuMemoryResult, kernel_counters
 from gpusim.occupancy_model import occupancy
 from gpusim.profiler.session import memory_requested
+from gpusim.runtime.kernel_args import ArgHint
 from gpusim.runtime.trace_views import add_lds_phases, view_data
 from gpusim.timing import kernel_time
 
@@ -64,9 +65,10 @@ def tracing_requested() -> bool:
 def tracer_for(args: tuple, copies: list | None = None) -> Tracer:
     """A ``Tracer`` that places each array argument at its real device address
     (``DeviceArray.ptr``; a host array at that of the device copy in ``copies``)."""
-    staged = {id(host): tmp for host, tmp in copies or []}
+    staged = {id(copy[0]): copy[1] for copy in copies or []}
     addresses = []
     for arg in args:
+        arg = arg.value if isinstance(arg, ArgHint) else arg
         ptr = getattr(staged.get(id(arg), arg), "ptr", None)
         addresses.append(int(getattr(ptr, "value", ptr) or 0) if ptr is not None else 0)
     return Tracer(addresses=tuple(addresses))

@@ -26,8 +26,9 @@ GPUs can run small kernels side by side).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +61,15 @@ class Stream:
     def synchronize(self) -> None:
         """Block the host until this stream's queued work is done (numba.cuda style)."""
         self.scheduler.wait_host(self.tail)
+
+    @contextlib.contextmanager
+    def auto_synchronize(self) -> Iterator[Stream]:
+        """``with stream.auto_synchronize():`` synchronises the stream when the block
+        ends (numba.cuda), also when it ends with an exception."""
+        try:
+            yield self
+        finally:
+            self.synchronize()
 
 
 @dataclass(eq=False)

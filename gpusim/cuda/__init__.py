@@ -22,6 +22,8 @@ CDNA (``cuda.warpsize`` says so), so code that hard-codes 32 shows its assumptio
 
 from __future__ import annotations
 
+from typing import Any
+
 from numba import (  # numba.cuda material writes numba.float32 or cuda.float32
     boolean,
     float32,
@@ -40,10 +42,21 @@ from numba import (  # numba.cuda material writes numba.float32 or cuda.float32
 from gpusim import hip as _hip
 from gpusim.compile.lang import *  # noqa: F403 - the kernel language
 from gpusim.compile.lang import __all__ as _language
-from gpusim.runtime.api import hipDeviceSynchronize, pinned_array
+from gpusim.cuda import args, devicearray, random
+from gpusim.cuda.compiler import (
+    compile,  # noqa: A004 - numba.cuda's name
+    compile_for_current_device,
+    compile_ptx,
+    compile_ptx_for_current_device,
+)
+from gpusim.cuda.devicearray import as_cuda_array, is_cuda_array
+from gpusim.cuda.devices import current_context, gpus, list_devices, select_device
+from gpusim.cuda.reduction import Reduce, reduce
+from gpusim.runtime.api import hipDeviceSynchronize, pinned_array, pinned_array_like
 from gpusim.runtime.api_async import Event
 from gpusim.runtime.darray import DeviceArray, device_array, device_array_like, to_device
 from gpusim.runtime.kernel import jit
+from gpusim.runtime.kernel_args import In, InOut, Out
 from gpusim.runtime.managed import managed_array
 from gpusim.runtime.scheduler import Stream
 from gpusim.runtime.system import get_system
@@ -79,11 +92,6 @@ def is_available() -> bool:
     return True
 
 
-def select_device(device_id: int) -> None:
-    """Make ``device_id`` the current device (hipSetDevice)."""
-    _hip.hipSetDevice(device_id)
-
-
 def get_current_device() -> _hip.hipDeviceProp_t:
     """Properties of the current device (numba returns a device object; the fields a
     lesson prints -- name, and the hipDeviceProp_t fields -- are here)."""
@@ -99,10 +107,25 @@ def detect() -> bool:
     return True
 
 
-mapped_array = managed_array  # host- and device-visible, as numba's mapped memory
+def mapped_array(shape: Any, dtype: Any = "float64", strides: Any = None, order: str = "C",
+                 stream: Any = 0, portable: bool = False, wc: bool = False) -> Any:
+    """Host- and device-visible memory (numba's mapped memory is a managed array here:
+    pages migrate on first touch, which the profile shows)."""
+    if strides is not None or order != "C":
+        raise NotImplementedError("mapped_array: only C order is supported here")
+    return managed_array(shape, dtype)
+
+
+def mapped_array_like(ary: Any) -> Any:
+    """A mapped (host- and device-visible) array with the shape and dtype of ``ary``."""
+    return managed_array(ary.shape, ary.dtype)
 
 __all__ = [*_language, "jit", "to_device", "device_array", "device_array_like",
-           "pinned_array", "mapped_array", "managed_array", "DeviceArray", "synchronize",
+           "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like",
+           "managed_array", "DeviceArray", "synchronize", "In", "Out", "InOut", "Reduce",
+           "reduce", "gpus", "current_context", "list_devices", "as_cuda_array",
+           "is_cuda_array", "compile_ptx", "compile_ptx_for_current_device", "compile",
+           "compile_for_current_device", "args", "devicearray", "random",
            "stream", "default_stream", "event", "event_elapsed_time", "is_available",
            "select_device", "get_current_device", "detect", "boolean", "float32", "float64",
            "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "void"]
