@@ -41,7 +41,7 @@ from gpusim.runtime import kernel_trace
 from gpusim.runtime.kernel_args import check_alive, device_values, stage
 from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_resources
 from gpusim.runtime.managed import ManagedArray
-from gpusim.runtime.streams import enqueue
+from gpusim.runtime.streams import enqueue, synchronize_stream
 from gpusim.runtime.system import current_device
 from gpusim.runtime.tracebacks import install, launch_site, note_launch_site
 
@@ -280,6 +280,8 @@ class Kernel:
                 arg.device_touch(stream)
         op = enqueue(stream, run, name=self.__name__, kind="kernel", info=info)
         staged.copy_back(stream)
+        if any(isinstance(a, np.void) for a in args):  # a record argument is copied back
+            synchronize_stream(stream)                 # when the kernel ends (numba.cuda)
 
 
 def _device_label(spec: Any) -> str:

@@ -158,6 +158,10 @@ class Typer:
                 raise self.fail(target, f"cannot unpack {ty} into {len(target.elts)} names")
             for elt, ety in zip(target.elts, ty.types, strict=True):
                 self.bind(elt, ety, value)
+        elif isinstance(target, ast.Attribute):
+            self.attribute(target)  # a record field: r.x = v or a[i].x = v
+            if isinstance(ty, (types.Array, types.BaseTuple)) or ty == types.none:
+                raise self.fail(value, f"cannot store a {ty} into a record field")
         elif isinstance(target, ast.Subscript):
             base = self.expr(target.value)
             if isinstance(target.value, ast.Name) and self.space(target.value.id) == "const":
@@ -263,10 +267,24 @@ class Typer:
                             f".{node.attr}")
         if isinstance(base, types.Complex) and node.attr in ("real", "imag"):
             return base.underlying_float
+        if isinstance(base, types.Record):
+            return self.field(node, base, node.attr)
         raise self.fail(node, f"a {base} has no attribute .{node.attr} in kernels")
+
+    def field(self, node: ast.AST, record: Any, name: str) -> Any:
+        """The type of field ``name`` of a record (a nested array field is an array)."""
+        if name not in record.fields:
+            raise self.fail(node, f"the record has no field '{name}'",
+                            instead=f"one of {', '.join(record.fields)}")
+        return record.typeof(name)
 
     def subscript(self, node: ast.Subscript, base: Any) -> Any:
         idx = node.slice
+        if isinstance(base, types.Record):
+            if not (isinstance(idx, ast.Constant) and isinstance(idx.value, str)):
+                raise self.fail(node, "a record is indexed by a field name in quotes",
+                                instead="r['x'] or r.x")
+            return self.field(node, base, idx.value)
         if isinstance(base, types.Array):
             parts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
             if len(parts) != base.ndim:

@@ -124,7 +124,5 @@ def _check_target(target: ast.AST, fail) -> None:
         for elt in target.elts:
             if not isinstance(elt, (ast.Name, ast.Subscript)):
                 fail(elt, "nested unpacking is", "unpack one level: a, b = t")
-    elif isinstance(target, ast.Attribute):
-        fail(target, "assigning to attributes is", "write into an array element: a[i] = v")
-    elif not isinstance(target, (ast.Name, ast.Subscript)):
+    elif not isinstance(target, (ast.Name, ast.Subscript, ast.Attribute)):  # r.x: a record
         fail(target, "this assignment target is", "a variable or an array element")
