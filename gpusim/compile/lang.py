@@ -98,6 +98,8 @@ atomic = _Namespace("atomic", {
     "sub": "atomic.sub(ary, idx, val): ary[idx] -= val; returns the old value.",
     "max": "atomic.max(ary, idx, val): ary[idx] = max(ary[idx], val); returns the old value.",
     "min": "atomic.min(ary, idx, val): ary[idx] = min(ary[idx], val); returns the old value.",
+    "nanmax": "atomic.nanmax(ary, idx, val): max where a NaN counts as missing; returns old.",
+    "nanmin": "atomic.nanmin(ary, idx, val): min where a NaN counts as missing; returns old.",
     "exch": "atomic.exch(ary, idx, val): ary[idx] = val; returns the old value.",
     "inc": "atomic.inc(ary, idx, val): old >= val ? 0 : old + 1 (CUDA wrap); returns old.",
     "dec": "atomic.dec(ary, idx, val): (old == 0 or old > val) ? val : old - 1; returns old.",

@@ -42,6 +42,8 @@ from gpusim.compile.device.atomics import (  # noqa: F401 - names used by genera
     atomic_inc,
     atomic_max,
     atomic_min,
+    atomic_nanmax,
+    atomic_nanmin,
     atomic_or,
     atomic_sub,
     atomic_xor,
@@ -82,6 +84,7 @@ SYNC_COUNT, SYNC_AND, SYNC_OR = 0, 1, 2
 plain_add, plain_sub, plain_max, plain_min = PLAIN["add"], PLAIN["sub"], PLAIN["max"], PLAIN["min"]
 plain_exch, plain_and, plain_or, plain_xor = PLAIN["exch"], PLAIN["and"], PLAIN["or"], PLAIN["xor"]
 plain_inc, plain_dec, plain_cas = PLAIN["inc"], PLAIN["dec"], PLAIN["cas"]
+plain_nanmax, plain_nanmin = PLAIN["nanmax"], PLAIN["nanmin"]
 
 
 class KernelFaultError(Exception):

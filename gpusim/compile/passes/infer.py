@@ -52,6 +52,7 @@ OP_TEXT = {operator.add: "+", operator.sub: "-", operator.mul: "*", operator.tru
            operator.lshift: "<<", operator.rshift: ">>", operator.or_: "|",
            operator.xor: "^", operator.and_: "&"}
 I64 = types.int64
+ARRAY_ATTRS = ("shape", "size", "ndim", "strides", "itemsize", "nbytes", "T", "real", "imag")
 
 _ctx = None
 
@@ -140,9 +141,10 @@ class Typer:
                                     "cannot be reassigned", instead="a new variable name")
                 old = self.fixed.pop(name)  # a scalar argument reassigned: now a variable
                 self.types[name] = old
-            if isinstance(ty, types.Array):
-                raise self.fail(target, "array variables are not supported: arrays can only "
-                                "be kernel arguments or hip.shared/local/const arrays",
+            if isinstance(ty, types.Array) and not _is_view(value):
+                raise self.fail(target, "array variables can only hold views of arrays "
+                                "(a[i, :], a[1:], a.T); other arrays are kernel arguments or "
+                                "hip.shared/local/const arrays",
                                 instead="index the array directly where you need it")
             old = self.types.get(name)
             new = ty if old is None else self.ctx.unify_types(old, ty)
@@ -263,8 +265,13 @@ class Typer:
                 return types.UniTuple(types.intp, base.ndim)
             if node.attr in ("size", "ndim"):
                 return types.intp
-            raise self.fail(node, f"arrays in kernels have .shape, .size and .ndim, not "
-                            f".{node.attr}")
+            ty = None
+            if node.attr in ARRAY_ATTRS:  # numba's answer: a view (.T, .real) or numbers
+                ty = self.ctx.resolve_getattr(base, node.attr)
+            if ty is None:
+                raise self.fail(node, f"arrays in kernels have .{', .'.join(ARRAY_ATTRS)}, "
+                                f"not .{node.attr}")
+            return _unliteral(ty)
         if isinstance(base, types.Complex) and node.attr in ("real", "imag"):
             return base.underlying_float
         if isinstance(base, types.Record):
@@ -287,6 +294,8 @@ class Typer:
             return self.field(node, base, idx.value)
         if isinstance(base, types.Array):
             parts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
+            if any(isinstance(p, ast.Slice) for p in parts) or len(parts) < base.ndim:
+                return self.view(node, base, parts)
             if len(parts) != base.ndim:
                 name = ast.unparse(node.value)
                 raise self.fail(node, f"'{self.kir.user_name(name)}' has {base.ndim} "
@@ -304,6 +313,22 @@ class Typer:
                 raise self.fail(node, "index this tuple with a constant")
             return self.call_type(node, operator.getitem, [base, ity])
         raise self.fail(node, f"a {base} cannot be indexed")
+
+    def view(self, node: ast.Subscript, base: Any, parts: list[ast.expr]) -> Any:
+        """``a[i, :]``, ``a[1:]``, ``a[i]`` of a 2-d array: a view, typed by numba."""
+        tys = []
+        for p in parts:
+            if isinstance(p, ast.Slice):
+                for bound in (p.lower, p.upper, p.step):
+                    if bound is not None:
+                        self.index_type(bound)
+                tys.append(types.slice3_type if p.step is not None else types.slice2_type)
+            elif isinstance(self.expr(p), types.UniTuple) and len(parts) == 1:
+                tys.append(self.expr(p))  # a[gid] with gid = cuda.grid(2)
+            else:
+                tys.append(self.index_type(p))
+        index = tys[0] if len(tys) == 1 else types.Tuple(tys)
+        return self.call_type(node, operator.getitem, [base, index], name="[] (a view)")
 
     def index_type(self, node: ast.expr) -> Any:
         ty = self.expr(node)
@@ -354,6 +379,11 @@ def _constant_type(node: ast.Constant, typer: Typer) -> Any:
     if v is None:
         return types.none
     raise typer.fail(node, f"the constant {v!r} cannot be used in a kernel")
+
+
+def _is_view(node: ast.AST) -> bool:
+    """An expression that makes a view of an array: a subscript or an attribute (.T)."""
+    return isinstance(node, (ast.Subscript, ast.Attribute))
 
 
 def _load(node: ast.expr) -> ast.expr:

@@ -55,7 +55,6 @@ _UNSUPPORTED: dict[type, tuple[str, str]] = {
     ast.YieldFrom: ("`yield from`", "write results into an array argument"),
     ast.NamedExpr: ("the walrus operator `:=`", "a separate assignment statement"),
     ast.Starred: ("`*` unpacking", "pass the arguments one by one"),
-    ast.Slice: ("slices", "index single elements, e.g. a[i, j], in a loop"),
 }
 if hasattr(ast, "Match"):
     _UNSUPPORTED[ast.Match] = ("`match` statements", "if/elif/else")
