@@ -33,6 +33,20 @@ def test_row_slice_transpose_and_strides():
     assert info.tolist() == [a.strides[0], a.T.strides[0]]
 
 
+def test_slice_assignment_broadcasts():
+    @cuda.jit
+    def k(a):
+        a[0:2] = 1.0
+        a[3:, 1] = 2.0
+
+    a = np.zeros((5, 2))
+    k[1, 1](a)
+    want = np.zeros((5, 2))
+    want[0:2] = 1.0
+    want[3:, 1] = 2.0
+    np.testing.assert_array_equal(a, want)
+
+
 def test_view_indexing_is_bounds_checked():
     @cuda.jit
     def k(a):
