@@ -71,11 +71,20 @@ def _key(arg: Any) -> tuple:
     return (type(arg),)
 
 
+def _number_tuple(arg: Any) -> bool:
+    """A tuple (or named tuple) of numbers and such tuples: passed by value, as numba does."""
+    return isinstance(arg, tuple) and all(
+        isinstance(v, _NUMBERS) or _number_tuple(v) for v in arg)
+
+
 def arg_types(args: tuple, kernel: Any = None) -> tuple:
     """numba types of launch arguments; ``HipError(hipErrorInvalidValue)`` for one a
     kernel cannot take (naming ``kernel``'s parameter)."""
     out = []
     for k, arg in enumerate(args):
+        if _number_tuple(arg):
+            out.append(typeof(arg))  # (not cached by _key: the type depends on the items)
+            continue
         if not isinstance(arg, (np.ndarray, *_NUMBERS)):
             raise bad_argument(kernel, k, *_fix_for(arg))
         key = _key(arg)

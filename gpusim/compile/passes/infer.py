@@ -276,6 +276,8 @@ class Typer:
             return base.underlying_float
         if isinstance(base, types.Record):
             return self.field(node, base, node.attr)
+        if isinstance(base, types.BaseNamedTuple) and node.attr in base.fields:
+            return base.types[base.fields.index(node.attr)]
         raise self.fail(node, f"a {base} has no attribute .{node.attr} in kernels")
 
     def field(self, node: ast.AST, record: Any, name: str) -> Any:
@@ -307,9 +309,13 @@ class Typer:
             return base.dtype
         if isinstance(base, types.BaseTuple):
             ity = self.expr(idx)
-            if isinstance(idx, ast.Constant):
-                ity = types.literal(idx.value)
-            elif not isinstance(base, types.UniTuple):
+            const = _int_literal(idx)
+            if const is not None:
+                if not -len(base) <= const < len(base):
+                    raise self.fail(node, f"index {const} is out of range for a tuple of "
+                                    f"{len(base)}")
+                return base.types[const]  # numba's static_getitem: any tuple
+            if not isinstance(base, types.UniTuple):
                 raise self.fail(node, "index this tuple with a constant")
             return self.call_type(node, operator.getitem, [base, ity])
         raise self.fail(node, f"a {base} cannot be indexed")
@@ -379,6 +385,16 @@ def _constant_type(node: ast.Constant, typer: Typer) -> Any:
     if v is None:
         return types.none
     raise typer.fail(node, f"the constant {v!r} cannot be used in a kernel")
+
+
+def _int_literal(node: ast.AST) -> int | None:
+    """``2`` or ``-1`` written in the kernel, else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_literal(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
 
 
 def _is_view(node: ast.AST) -> bool:
