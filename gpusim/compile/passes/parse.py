@@ -22,6 +22,7 @@ from typing import Any
 
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.passes.exec_source import find_source, install
+from gpusim.compile.passes.loops import desugar_loops
 from gpusim.errors import KernelCompileError
 
 install()  # from now on, the text of kernels built with exec() is kept
@@ -69,6 +70,7 @@ def parse_function(pyfunc: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceF
                 node.end_col_offset += indent
         node.gsrc = src
     fn.decorator_list = []
+    desugar_loops(fn, namespace(pyfunc))  # for v in a / enumerate / zip -> range loops
     return fn, src
 
 
