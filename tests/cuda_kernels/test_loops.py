@@ -14,7 +14,7 @@ def test_enumerate_zip_arrays_and_global_tuples():
     @cuda.jit
     def k(x, y, out):
         s = 0.0
-        for i, (xv, yv) in enumerate(zip(x, y)):
+        for i, (xv, yv) in enumerate(zip(x, y)):  # noqa: B905 - numba's zip
             s += i * xv * yv
         for v in x:
             s += v
@@ -25,7 +25,7 @@ def test_enumerate_zip_arrays_and_global_tuples():
     x, y = np.arange(5.0), np.arange(3.0) + 1
     out = np.zeros(1)
     k[1, 1](x, y, out)
-    want = (sum(i * a * b for i, (a, b) in enumerate(zip(x, y))) + x.sum()
+    want = (sum(i * a * b for i, (a, b) in enumerate(zip(x, y, strict=False))) + x.sum()
             + sum(j * w for j, w in enumerate(WEIGHTS, 1)))
     assert out[0] == want
 
@@ -36,7 +36,7 @@ def test_a_users_own_enumerate_is_not_rewritten():
 
     @cuda.jit
     def k(a):
-        for i, v in enumerate(a):
+        for _i, v in enumerate(a):
             a[0] = v
 
     with pytest.raises(KernelCompileError):
