@@ -21,6 +21,17 @@ from typing import Any
 import numpy as np
 
 
+class LayoutFlags(dict):
+    """numba.cuda's ``flags`` dict (``d.flags["C_CONTIGUOUS"]``), also readable as NumPy's
+    flags object is (``d.flags.c_contiguous``)."""
+
+    def __getattr__(self, name: str) -> bool:
+        try:
+            return self[name.upper()]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
 class DeviceArrayViews:
     """Layout views shared by every DeviceArray (mixed into it)."""
 
@@ -35,11 +46,11 @@ class DeviceArrayViews:
                                                self.strides, writeable=False)
 
     @property
-    def flags(self) -> dict[str, bool]:
-        """NumPy-style layout flags (``C_CONTIGUOUS``, ``F_CONTIGUOUS``)."""
+    def flags(self) -> LayoutFlags:
+        """NumPy-style layout flags (``C_CONTIGUOUS``, ``F_CONTIGUOUS``, ...)."""
         f = self._layout().flags
-        return {"C_CONTIGUOUS": f.c_contiguous, "F_CONTIGUOUS": f.f_contiguous,
-                "OWNDATA": False, "WRITEABLE": True, "ALIGNED": f.aligned}
+        return LayoutFlags(C_CONTIGUOUS=f.c_contiguous, F_CONTIGUOUS=f.f_contiguous,
+                           OWNDATA=False, WRITEABLE=True, ALIGNED=f.aligned)
 
     def is_c_contiguous(self) -> bool:
         return bool(self._layout().flags.c_contiguous)

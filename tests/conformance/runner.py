@@ -24,10 +24,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _child_env() -> dict[str, str]:
+def _child_env(mode: str | None = None) -> dict[str, str]:
+    """The environment of a test process; with ``mode``, every Python process it starts
+    (tests that run code with ``python -c``) gets the same backend (site/sitecustomize)."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    paths = [str(ROOT)] + ([str(ROOT / "tests" / "conformance" / "site")] if mode else [])
+    env["PYTHONPATH"] = os.pathsep.join(paths + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["NUMBA_ENABLE_CUDASIM"] = "1"
+    env.pop("GPUSIM_CONFORMANCE", None)
+    if mode:
+        env["GPUSIM_CONFORMANCE"] = mode
     return env
 
 
@@ -58,7 +64,7 @@ class _Shard:
         self.ids_file.write_text("\n".join(self.todo) + "\n")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.conformance.worker", self.mode, str(self.ids_file),
-             str(self.out_file)], env=_child_env(), cwd=ROOT, stdout=subprocess.DEVNULL,
+             str(self.out_file)], env=_child_env(self.mode), cwd=ROOT, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, start_new_session=True)
         self.current, self.started = None, time.monotonic()
 

@@ -7,6 +7,10 @@ exactly as it does for numba's own simulator -- imports numba's test infrastruct
 (``numba.cuda.testing``, the test packages), and only then swaps the module the tests
 reach as ``numba.cuda`` / ``from numba import cuda`` for one whose names are gpusim's.
 
+One simulator skip is not applied on gpusim: numba's simulator skips every doc_examples
+test because they import numba.cuda inside the test (``SIMULATOR_ONLY_SKIP``); the report
+counts those separately, as documentation examples the simulator cannot run.
+
 What the tests still get from numba: ``numba.cuda.testing`` (test cases, skip helpers),
 the test packages themselves, and submodules gpusim does not provide (they are imported
 from numba's files, and see the facade as ``numba.cuda``) -- except the API submodules in
@@ -24,10 +28,17 @@ import types
 FACADE_SUBMODULES = ("random", "libdevice", "fp16", "cg", "args")
 
 
+_installed: list[str] = []
+
+
 def install(mode: str) -> None:
-    """Prepare this process to run numba's CUDA tests on ``mode`` ("gpusim" or "numba")."""
+    """Prepare this process to run numba's CUDA tests on ``mode`` ("gpusim" or "numba");
+    a second call for the same mode (sitecustomize did it already) does nothing."""
+    if _installed == [mode]:
+        return
     if "numba" in sys.modules:
         raise RuntimeError("shim.install must run before numba is imported")
+    _installed.append(mode)
     os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
     import numba
     import numba.cuda
@@ -40,6 +51,12 @@ def install(mode: str) -> None:
     if mode != "gpusim":
         raise ValueError(f"mode must be 'gpusim' or 'numba', not {mode!r}")
     from gpusim import cuda as facade
+    from tests.conformance.exclusions import SIMULATOR_ONLY_SKIP
+
+    testing = sys.modules["numba.cuda.testing"]
+    simulator_skip = testing.skip_on_cudasim
+    testing.skip_on_cudasim = lambda reason: (
+        (lambda test: test) if reason == SIMULATOR_ONLY_SKIP else simulator_skip(reason))
 
     real = sys.modules["numba.cuda"]
     shim = types.ModuleType("numba.cuda", facade.__doc__)
@@ -49,10 +66,8 @@ def install(mode: str) -> None:
     for name in ("testing", "tests", "cudadrv", "simulator"):  # infrastructure, not API
         if name in vars(real) and name not in vars(shim):
             setattr(shim, name, getattr(real, name))
-    for name in FACADE_SUBMODULES:
-        sub = sys.modules.get(f"{facade.__name__}.{name}")
-        if sub is None and isinstance(getattr(facade, name, None), types.ModuleType):
-            sub = getattr(facade, name)
+    for name in FACADE_SUBMODULES:  # a submodule, or a namespace object of that name
+        sub = sys.modules.get(f"{facade.__name__}.{name}", getattr(facade, name, None))
         # None: importing numba's own file (simulator code) instead fails as ImportError
         sys.modules[f"numba.cuda.{name}"] = sub
     sys.modules["numba.cuda"] = shim

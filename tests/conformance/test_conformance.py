@@ -31,8 +31,7 @@ def test_pass_count_never_below_floor():
 def test_shim_swaps_numba_cuda_for_the_facade():
     """The runner really tests gpusim: tests importing numba.cuda get gpusim's names,
     numba's test infrastructure and simulator skip decisions stay numba's."""
-    probe = (
-        "from tests.conformance import shim; shim.install('gpusim')\n"
+    probe = (  # no explicit install: every process of a run gets it (site/sitecustomize)
         "import numba, gpusim.cuda\n"
         "from numba import cuda\n"
         "import numba.cuda as cuda2\n"
@@ -42,7 +41,7 @@ def test_shim_swaps_numba_cuda_for_the_facade():
         "assert config.ENABLE_CUDASIM\n"
         "assert CUDATestCase.__module__ == 'numba.cuda.testing'\n"
         "print('ok')\n")
-    out = subprocess.run([sys.executable, "-c", probe], env=_child_env(), cwd=ROOT,
+    out = subprocess.run([sys.executable, "-c", probe], env=_child_env("gpusim"), cwd=ROOT,
                          capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
 
@@ -55,3 +54,13 @@ def test_failures_with_one_cause_group_together():
     c = dict(a, cause=a["cause"].replace("'a'", "'b'"))
     assert cause_group(a) == cause_group(b) == "KernelCompileError: tuple 'a' of N"
     assert cause_group(c) != cause_group(a)  # the name that is missing is the cause
+
+
+def test_runner_survives_hangs_and_crashes_and_records_each_test():
+    case = "tests.conformance.fixture_cases.Misbehaving."
+    names = ["test_passes", "test_hangs", "test_kills_the_interpreter", "test_fails",
+             "test_passes_after_the_others"]
+    results = run_ids("numba", [case + n for n in names], timeout=5)
+    assert [results[case + n]["status"] for n in names] == [
+        "pass", "timeout", "crash", "fail", "pass"]
+    assert results[case + "test_fails"]["cause"].startswith("AssertionError: 1 != 2")

@@ -18,7 +18,7 @@ def test_device_array_order_matches_numpy_layout(shape, order):
     d = cuda.device_array(shape, np.float32, order=order)
     ref = np.zeros(shape, np.float32, order=order)
     assert d.strides == ref.strides
-    assert d.flags["C_CONTIGUOUS"] == ref.flags.c_contiguous
+    assert d.flags["C_CONTIGUOUS"] == d.flags.c_contiguous == ref.flags.c_contiguous
     assert d.is_f_contiguous() == ref.flags.f_contiguous
 
 
