@@ -298,6 +298,9 @@ class _Resolver(ast.NodeTransformer):
         if name in ("shared.array", "local.array", "const.array_like", "grid", "gridsize"):
             return self.static_intrinsic(node, name, args)
         args = [self.visit(a) for a in args]
+        if name == "cbrt":  # numba.cuda's cuda.cbrt is math.cbrt
+            return _copy(MathCall(qualname="math.cbrt", func=mathlib.math_cbrt, args=args,
+                                  impl="math_cbrt"), node)
         if name == "atomic.compare_and_swap":  # numba.cuda: compare_and_swap(ary, old, val)
             if len(args) != 3:
                 raise self.fail(node, "hip.atomic.compare_and_swap takes (ary, expected, val)")
