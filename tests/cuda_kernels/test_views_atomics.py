@@ -125,3 +125,26 @@ def test_an_array_variable_that_is_not_a_view_is_a_clear_error():
 
     with pytest.raises(KernelCompileError, match="array variables"):
         k[1, 1](np.zeros(2), np.zeros(3))
+
+
+def test_atomics_with_a_mixed_tuple_index_variable():
+    @cuda.jit(device=True)
+    def to_u64(n):
+        return np.uint64(n)
+
+    @cuda.jit
+    def k(ary):
+        tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
+        sm = cuda.shared.array((4, 8), np.uint32)
+        sm[tx, ty] = ary[tx, ty]
+        cuda.syncthreads()
+        where = (tx, to_u64(ty))  # (int64, uint64), as numba's atomic tests build it
+        cuda.atomic.add(sm, where, 1)
+        cuda.atomic.add(ary, where, 1)
+        cuda.syncthreads()
+        ary[tx, ty] += sm[tx, ty] * 2
+
+    a0 = np.arange(32, dtype=np.uint32).reshape(4, 8)
+    a = a0.copy()
+    k[1, (4, 8)](a)
+    np.testing.assert_array_equal(a, 3 * (a0 + 1))

@@ -133,8 +133,8 @@ class ExprGen(ast.NodeTransformer):
         """``_ix(i, bound, site, _b, _t, _ctl)`` for each index of ``array``."""
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
         ty = getattr(index, "numba_type", None)
-        if isinstance(ty, types.UniTuple) and not isinstance(index, ast.Tuple):  # a[gid]
-            parts = [ast.Subscript(index, ast.Constant(k), ast.Load()) for k in range(ty.count)]
+        if isinstance(ty, types.BaseTuple) and not isinstance(index, ast.Tuple):  # a[gid]
+            parts = [ast.Subscript(index, ast.Constant(k), ast.Load()) for k in range(len(ty))]
         decl = self.arrays.get(array)
         user = self.kir.user_name(array)
         space = decl.space if decl is not None else "global"

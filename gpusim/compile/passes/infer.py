@@ -329,7 +329,7 @@ class Typer:
                     if bound is not None:
                         self.index_type(bound)
                 tys.append(types.slice3_type if p.step is not None else types.slice2_type)
-            elif isinstance(self.expr(p), types.UniTuple) and len(parts) == 1:
+            elif isinstance(self.expr(p), types.BaseTuple) and len(parts) == 1:
                 tys.append(self.expr(p))  # a[gid] with gid = cuda.grid(2)
             else:
                 tys.append(self.index_type(p))

@@ -103,12 +103,14 @@ def _atomic(typer: Any, node: Any) -> Any:
     idx = args[1]
     parts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
     ity = typer.expr(idx) if not isinstance(idx, ast.Tuple) else None
-    if isinstance(ity, types.UniTuple):  # a tuple variable: cuda.grid(2)
-        parts = [idx] * ity.count
+    if isinstance(ity, types.BaseTuple):  # a tuple variable: cuda.grid(2), (i, uint64(j))
+        if not all(isinstance(t, types.Integer) for t in ity.types):
+            raise typer.fail(idx, f"the index of hip.{name} must be integers, got {ity}")
+        parts = [idx] * len(ity)
     if len(parts) != ary.ndim:
         raise typer.fail(idx, f"hip.{name} on a {ary.ndim}-d array needs {ary.ndim} "
                          "indices", instead="a tuple index, e.g. (i, j)")
-    for p in parts if not isinstance(ity, types.UniTuple) else []:
+    for p in parts if not isinstance(ity, types.BaseTuple) else []:
         typer.index_type(p)
     for v in args[2:]:
         vt = typer.expr(v)
