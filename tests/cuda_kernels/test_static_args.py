@@ -2,6 +2,8 @@
 constants passed to device functions; global tuples as shapes; @njit functions called
 from kernels. References: NumPy and numba's njit on the CPU."""
 
+import operator
+
 import numba
 import numpy as np
 import pytest
@@ -113,3 +115,24 @@ def test_a_type_as_a_kernel_variable_is_a_clear_error():
 
     with pytest.raises(KernelCompileError, match="cannot be used as a value"):
         k[1, 1](np.zeros(1, np.uint32))
+
+
+@cuda.jit(device=True)
+def combine(op, x, y):
+    return op(x, y)
+
+
+@pytest.mark.parametrize("op", [operator.add, operator.floordiv, operator.truediv,
+                                operator.lt, operator.xor])
+def test_operator_module_functions(op):
+    @cuda.jit
+    def k(a, b, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i, 0] = op(a[i], b[i])
+            out[i, 1] = combine(op, a[i], b[i])
+
+    a, b = np.arange(1, 9, dtype=np.int64), np.arange(8, 0, -1, dtype=np.int64)
+    out = np.zeros((8, 2))
+    k[1, 8](a, b, out)
+    np.testing.assert_array_equal(out, np.stack([op(a, b)] * 2, 1))

@@ -41,6 +41,7 @@ from gpusim.compile.device import mathlib
 from gpusim.compile.device.mathlib import MATH_EXTRAS
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.ir import Cast, Intrinsic, MathCall
+from gpusim.compile.passes.operators import operator_expression
 from gpusim.compile.passes.static_args import (
     CONSTANT,
     OBJECT,
@@ -222,6 +223,9 @@ class _Resolver(ast.NodeTransformer):
             return self.device_call(node, devfn)
         args = [self.visit(a) for a in node.args]
         kwargs = {kw.arg: self.visit(kw.value) for kw in node.keywords}
+        spelled = operator_expression(fn, args) if _hashable(fn) and not kwargs else None
+        if spelled is not None:  # operator.add(a, b) is a + b
+            return _copy(spelled, node)
         if getattr(fn, "__gpusim_kernel__", False):
             raise self.fail(node, "launching a kernel from a kernel (dynamic parallelism) is "
                             "not supported", instead="launch it from host code after this one")
