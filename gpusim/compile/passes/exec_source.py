@@ -17,6 +17,7 @@ What stays out of reach: functions built from code objects with no source text a
 (``marshal``, pickled bytecode) or exec'd before gpusim was imported; those get a
 ``KernelCompileError`` that says so.
 
+>>> install()  # (done when gpusim.compile is imported)
 >>> ns = {}
 >>> exec("def twice(a):\\n    a[0] *= 2\\n", ns)
 >>> lines, first = find_source(ns["twice"])
