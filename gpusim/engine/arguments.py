@@ -68,6 +68,8 @@ def _key(arg: Any) -> tuple:
         return (arg.dtype, arg.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
     if isinstance(arg, int) and not isinstance(arg, bool):
         return (int, arg.bit_length() < 64, arg < 0)  # typeof: int64, else uint64 or error
+    if isinstance(arg, np.void):  # a record: its type is its dtype's
+        return (np.void, arg.dtype)
     return (type(arg),)
 
 

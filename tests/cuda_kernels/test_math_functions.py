@@ -42,3 +42,17 @@ def test_phase_polar_rect_and_cube_roots():
     want = [[cmath.phase(v), abs(v), cmath.rect(*cmath.polar(v)).real, math.cbrt(y),
              math.cbrt(y)] for v, y in zip(Z, x, strict=True)]
     np.testing.assert_allclose(out, want, rtol=1e-14)
+
+
+def test_numpy_bitwise_functions():
+    @cuda.jit
+    def k(a, out):
+        out[0] = np.invert(a[0])
+        out[1] = np.bitwise_xor(a[0], a[1])
+        out[2] = np.left_shift(a[1], 2)
+        out[3] = np.right_shift(a[1], 1)
+
+    a = np.array([5, 12], np.int32)
+    out = np.zeros(4, np.int32)
+    k[1, 1](a, out)
+    assert out.tolist() == [~5, 5 ^ 12, 12 << 2, 12 >> 1]

@@ -70,3 +70,19 @@ def test_one_field_per_thread_of_a_device_record_array():
     d = cuda.to_device(_sample())
     k[1, 32](d)
     np.testing.assert_array_equal(d.copy_to_host()["b"], np.array([1, 2, 3]) * np.arange(3))
+
+
+def test_records_of_two_dtypes_are_typed_apart():
+    other = np.dtype([("b", np.float64), ("a", np.int16)])
+
+    @cuda.jit
+    def k(r, out):
+        out[0] = r.b
+
+    out = np.zeros(1)
+    k[1, 1](_sample()[2], out)
+    assert out[0] == 3
+    rec = np.zeros(1, other)
+    rec["b"] = 2.5
+    k[1, 1](rec[0], out)
+    assert out[0] == 2.5

@@ -59,6 +59,8 @@ NUMPY_MATH = {
     "arctanh", "floor", "ceil", "trunc", "rint", "abs", "absolute", "fabs", "sign", "minimum",
     "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "copysign",
     "fmod", "square", "reciprocal", "deg2rad", "rad2deg", "floor_divide", "remainder",
+    "invert", "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+    "right_shift",
 }
 # Keyword names the kernel language accepts, mapped to positions.
 KEYWORDS = {
