@@ -56,3 +56,16 @@ def test_numpy_bitwise_functions():
     out = np.zeros(4, np.int32)
     k[1, 1](a, out)
     assert out.tolist() == [~5, 5 ^ 12, 12 << 2, 12 >> 1]
+
+
+def test_methods_of_values_typed_by_numba():
+    @cuda.jit
+    def k(z, out):
+        i = cuda.grid(1)
+        if i < z.size:
+            out[i] = z[i].conjugate()
+
+    z = np.array([1 + 2j, 3 - 1j])
+    out = np.zeros(2, complex)
+    k[1, 2](z, out)
+    np.testing.assert_array_equal(out, z.conj())

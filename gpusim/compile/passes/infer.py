@@ -237,9 +237,25 @@ class Typer:
                                   name=node.qualname)
         if isinstance(node, Intrinsic):
             return intrinsic_type(self, node)
+        if isinstance(node, ast.Call) and getattr(node, "method", False):
+            return self.method_call(node)
         if isinstance(node, ast.Call):
             return self.builtin_call(node)
         raise self.fail(node, f"{type(node).__name__} expressions are not supported in kernels")
+
+    def method_call(self, node: ast.Call) -> Any:
+        """``value.method(args)``, as numba types it (``z.conjugate()``, ``a.sum()``)."""
+        base = self.expr(node.func.value)
+        args = tuple(self.expr(a) for a in node.args)
+        try:
+            bound = self.ctx.resolve_getattr(base, node.func.attr)
+            sig = None if bound is None else self.ctx.resolve_function_type(bound, args, {})
+        except NumbaError:
+            sig = None
+        if sig is None:
+            raise self.fail(node, f"a {base} has no method .{node.func.attr}"
+                            f"({', '.join(str(a) for a in args)}) in kernels")
+        return _unliteral(sig.return_type)
 
     def builtin_call(self, node: ast.Call) -> Any:
         name = node.func.id
@@ -399,7 +415,8 @@ def _int_literal(node: ast.AST) -> int | None:
 
 def _is_view(node: ast.AST) -> bool:
     """An expression that makes a view of an array: a subscript or an attribute (.T)."""
-    return isinstance(node, (ast.Subscript, ast.Attribute))
+    return isinstance(node, (ast.Subscript, ast.Attribute)) or (
+        isinstance(node, ast.Call) and getattr(node, "method", False))
 
 
 def _load(node: ast.expr) -> ast.expr:

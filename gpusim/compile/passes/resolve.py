@@ -208,6 +208,12 @@ class _Resolver(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         found, fn = self.lookup(node.func)
+        if not found and isinstance(node.func, ast.Attribute) and not node.keywords:
+            # a method of a value (z.conjugate(), a.sum()): numba types it
+            node.func.value = self.visit(node.func.value)
+            node.args = [self.visit(a) for a in node.args]
+            node.method = True
+            return node
         if not found:
             raise self.fail(node, f"calling {ast.unparse(node.func)} is not supported",
                             instead="array attributes are a.shape, a.size, a.ndim; functions "
