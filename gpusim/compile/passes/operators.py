@@ -17,14 +17,12 @@ import ast
 import operator
 from typing import Any
 
-_BINARY = {operator.add: ast.Add, operator.sub: ast.Sub, operator.mul: ast.Mult,
-           operator.truediv: ast.Div, operator.floordiv: ast.FloorDiv, operator.mod: ast.Mod,
-           operator.pow: ast.Pow, operator.lshift: ast.LShift, operator.rshift: ast.RShift,
-           operator.and_: ast.BitAnd, operator.or_: ast.BitOr, operator.xor: ast.BitXor}
-_COMPARE = {operator.eq: ast.Eq, operator.ne: ast.NotEq, operator.lt: ast.Lt,
-            operator.le: ast.LtE, operator.gt: ast.Gt, operator.ge: ast.GtE}
-_UNARY = {operator.neg: ast.USub, operator.pos: ast.UAdd, operator.invert: ast.Invert,
-          operator.not_: ast.Not}
+from gpusim.compile.passes.infer import BINOPS, CMPOPS, UNARY
+
+# the inverse of the tables the `infer` pass types operators with
+_BINARY = {fn: op for op, fn in BINOPS.items()}
+_COMPARE = {fn: op for op, fn in CMPOPS.items()}
+_UNARY = {**{fn: op for op, fn in UNARY.items()}, operator.not_: ast.Not}
 
 
 def operator_expression(fn: Any, args: list[ast.expr]) -> ast.expr | None:
