@@ -136,3 +136,22 @@ def test_operator_module_functions(op):
     out = np.zeros((8, 2))
     k[1, 8](a, b, out)
     np.testing.assert_array_equal(out, np.stack([op(a, b)] * 2, 1))
+
+
+@cuda.jit(device=True)
+def add_at(ary, op2, shape, cast, wrap):
+    tx, ty = cuda.threadIdx.x, cuda.threadIdx.y
+    where = (tx, cast(ty))
+    if wrap:  # with wrap=False numba never types this (uint64 % int64 is a float64)
+        where = (where[0] % shape[0], where[1] % shape[1])
+    cuda.atomic.add(ary, where, op2)
+
+
+def test_a_branch_on_a_constant_argument_is_pruned_as_numba_does():
+    @cuda.jit
+    def k(ary):
+        add_at(ary, 2, (4, 8), to_uint64, False)
+
+    a = np.zeros((4, 8), np.uint32)
+    k[1, (4, 8)](a)
+    assert (a == 2).all()

@@ -408,6 +408,36 @@ class _Resolver(ast.NodeTransformer):
         self.unit.const_sources[name] = value
         return name
 
+    def statements(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """Resolve a statement list; an ``if`` on a compile-time constant keeps only the
+        branch taken (numba prunes dead branches the same way, so the other branch is
+        never typed: ``if neg_idx:`` with ``neg_idx=False`` bound by a caller)."""
+        out: list[ast.stmt] = []
+        for stmt in stmts:
+            new = self.visit(stmt)
+            out.extend(new if isinstance(new, list) else [new])
+        return out
+
+    def visit_If(self, node: ast.If) -> ast.AST | list[ast.stmt]:
+        node.test = self.visit(node.test)
+        value = constant_value(node.test, self.unit.constants)
+        if value is not None and not isinstance(value, tuple):
+            taken = self.statements(node.body if value else node.orelse)
+            return taken or [_copy(ast.Pass(), node)]
+        node.body = self.statements(node.body)
+        node.orelse = self.statements(node.orelse)
+        return node
+
+    def visit_For(self, node: ast.For) -> ast.For:
+        node.target, node.iter = self.visit(node.target), self.visit(node.iter)
+        node.body, node.orelse = self.statements(node.body), self.statements(node.orelse)
+        return node
+
+    def visit_While(self, node: ast.While) -> ast.While:
+        node.test = self.visit(node.test)
+        node.body, node.orelse = self.statements(node.body), self.statements(node.orelse)
+        return node
+
     def visit_arg(self, node: ast.arg) -> ast.arg:
         node.arg = self.unit_rename(node.arg) or node.arg
         return node
@@ -441,6 +471,6 @@ def resolve_function(fn: ast.FunctionDef, src: SourceFile, *, ns: dict[str, Any]
     unit = FunctionUnit(fn=fn, src=src, params=[])
     resolver = _Resolver(unit, ns, wave_size, kernel or fn.name)
     fn.args = resolver.visit(fn.args)
-    fn.body = [resolver.visit(stmt) for stmt in fn.body]
+    fn.body = resolver.statements(fn.body)
     unit.params = [a.arg for a in fn.args.args]
     return unit
