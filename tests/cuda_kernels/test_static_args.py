@@ -155,3 +155,23 @@ def test_a_branch_on_a_constant_argument_is_pruned_as_numba_does():
     a = np.zeros((4, 8), np.uint32)
     k[1, (4, 8)](a)
     assert (a == 2).all()
+
+
+TABLE = np.array([3.0, 5.0, 7.0])
+
+
+@cuda.jit(device=True)
+def lookup(table, i):
+    return table[i]
+
+
+def test_a_global_array_passed_to_a_device_function():
+    @cuda.jit
+    def k(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = lookup(TABLE, i)
+
+    out = np.zeros(3)
+    k[1, 4](out)
+    np.testing.assert_array_equal(out, TABLE)

@@ -47,8 +47,8 @@ def is_static_object(value: Any) -> bool:
         return True
     if isinstance(value, numba.core.dispatcher.Dispatcher):
         return True
-    if value in (int, float, bool, complex, abs, min, max, round, pow):
-        return True
+    if any(value is f for f in (int, float, bool, complex, abs, min, max, round, pow)):
+        return True  # (identity: `in` would compare an array argument element-wise)
     return isinstance(value, type) and issubclass(value, np.generic)
 
 
