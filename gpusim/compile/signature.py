@@ -21,7 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import typeof
 from numba.core import sigutils, types
+from numba.core.registry import cpu_target
 from numba.np.numpy_support import as_dtype
 
 from gpusim.errors import KernelCompileError
@@ -77,11 +79,29 @@ def convert_scalar(ty: Any, value: Any) -> Any:
     return np.array(value).astype(dt)[()]
 
 
+def _cost(sig: tuple, args: tuple) -> int:
+    """How far the numbers in ``args`` are from ``sig`` (numba's conversion kinds: exact,
+    promote, safe, unsafe), summed; numba launches the closest signature."""
+    ctx, total = cpu_target.typing_context, 0
+    for ty, arg in zip(sig, args, strict=True):
+        if isinstance(ty, (types.Number, types.Boolean)):
+            kind = ctx.can_convert(typeof(arg), ty)
+            total += 99 if kind is None else int(kind)
+    return total
+
+
 def declared_args(sigs: list[tuple], args: tuple, kernel: str) -> tuple:
-    """``args`` converted to the first signature they fit (numba's choice among several)."""
-    for sig in sigs:
-        if len(sig) == len(args) and all(_fits(t, a) for t, a in zip(sig, args, strict=True)):
-            return tuple(convert_scalar(t, a) for t, a in zip(sig, args, strict=True))
+    """``args`` converted to the signature they fit best (numba's choice among several).
+
+    >>> sigs = parse_signatures(["(float64[::1], float32)", "(float64[::1], float64)"])
+    >>> type(declared_args(sigs, (np.zeros(1), 2**-25), "k")[1]).__name__
+    'float64'
+    """
+    fitting = [sig for sig in sigs if len(sig) == len(args)
+               and all(_fits(t, a) for t, a in zip(sig, args, strict=True))]
+    if fitting:
+        sig = min(fitting, key=lambda s: _cost(s, args))
+        return tuple(convert_scalar(t, a) for t, a in zip(sig, args, strict=True))
     shown = " or ".join("(" + ", ".join(str(t) for t in sig) + ")" for sig in sigs)
     got = ", ".join(str(getattr(a, "dtype", type(a).__name__)) for a in args)
     raise KernelCompileError(f"kernel '{kernel}' was declared for {shown} but launched with "

@@ -150,3 +150,15 @@ def test_intenum_and_enum_constants():
     a = np.zeros(3, np.int64)
     k[1, 3](a, x)
     assert a.tolist() == [1, 10, 1]
+
+
+def test_of_several_signatures_the_closest_is_launched():
+    @cuda.jit(["(float64[::1], float32, float32)", "(float64[::1], float64, float64)"])
+    def add(r, x, y):
+        r[0] = x + y
+
+    r = np.zeros(1)
+    add[1, 1](r, np.float32(1), np.float32(2**-25))
+    assert r[0] == float(np.float32(1) + np.float32(2**-25)) == 1.0
+    add[1, 1](r, 1, 2**-25)
+    assert r[0] == 1 + 2**-25
