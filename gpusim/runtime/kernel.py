@@ -40,6 +40,7 @@ from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.runtime import kernel_trace
 from gpusim.runtime.kernel_args import check_alive, device_values, stage
 from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_resources
+from gpusim.runtime.launch_config import LaunchConfigError, Specialized, check_dims
 from gpusim.runtime.managed import ManagedArray
 from gpusim.runtime.streams import enqueue, synchronize_stream
 from gpusim.runtime.system import current_device
@@ -50,26 +51,6 @@ install()  # learners' tracebacks of gpusim errors without gpusim's own frames
 # numba.cuda.jit options accepted for compatibility; none changes what the emulator does.
 _IGNORED_OPTIONS = {"debug", "opt", "lineinfo", "fastmath", "cache", "link", "max_registers",
                     "inline", "boundscheck"}
-
-
-class LaunchConfigError(HipError, ValueError):
-    """A kernel indexed or called without a valid launch configuration (numba.cuda raises
-    ValueError; HIP returns hipErrorInvalidConfiguration / hipErrorMissingConfiguration)."""
-
-
-class LaunchDimsTypeError(HipError, TypeError):
-    """A launch dimension that is not an integer (numba.cuda raises TypeError)."""
-
-
-def _check_dims(value: Any, name: str) -> None:
-    """numba.cuda's rules, checked at ``kernel[...]``: 1 to 3 integers."""
-    dims = list(value) if isinstance(value, (tuple, list)) else [value]
-    if len(dims) > 3:
-        raise LaunchConfigError(hipError_t.hipErrorInvalidConfiguration,
-                                f"{name} must be a sequence of 1, 2 or 3 integers, got {dims!r}")
-    if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
-        raise LaunchDimsTypeError(hipError_t.hipErrorInvalidConfiguration,
-                                  f"{name} must be a sequence of integers, got {dims!r}")
 
 
 class Kernel:
@@ -116,8 +97,8 @@ class Kernel:
                            "[grid, block, stream] or [grid, block, stream, shared_bytes], got "
                            f"{config!r}")
         grid, block = config[0], config[1]
-        _check_dims(grid, "griddim")
-        _check_dims(block, "blockdim")
+        check_dims(grid, "griddim")
+        check_dims(block, "blockdim")
         stream = config[2] if len(config) > 2 else 0
         shared = config[3] if len(config) > 3 else 0
 
@@ -170,8 +151,10 @@ class Kernel:
             out.append(val)
         return tuple(out)
 
-    def specialize(self, *args: Any) -> CompiledKernel:
-        """Compile for these arguments on the current device (without running).
+    def specialize(self, *args: Any) -> Specialized:
+        """Compile for these arguments on the current device (without running): the
+        compiled kernel (``.source``, ``.n_regions`` ...), which numba.cuda code can also
+        launch (``k.specialize(a, b)[grid, block](a, b)``).
 
         >>> import numpy as np
         >>> def k(out):
@@ -183,7 +166,7 @@ class Kernel:
         ck = specialize(self.py_func, views, current_device().spec.wave_size,
                         mode=config.launch_mode(self.check))
         self._remember(ck)
-        return ck
+        return Specialized(self, ck)
 
     def _declared(self, args: tuple) -> tuple:
         """``args`` converted to the jit signature's types (as given without one)."""
@@ -202,7 +185,7 @@ class Kernel:
         names. (``specialize(...).source`` is the whole module numba compiles.)
         """
         if args:
-            return listing(self.specialize(*args).source,
+            return listing(self.specialize(*args).compiled.source,
                            device=_device_label(current_device().spec))
         if not self.specializations:
             raise HipError(hipError_t.hipErrorInvalidDeviceFunction,

@@ -3,7 +3,7 @@ functions (importable without a GPU) are the reference."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from numba.cuda import random as numba_random
 
@@ -15,11 +15,12 @@ pytestmark = pytest.mark.usefixtures("fresh_system")
 
 def numba_states(n, seed, subsequence_start=0):
     states = np.empty(n, numba_random.xoroshiro128p_dtype)
-    numba_random.init_xoroshiro128p_states_cpu(states, seed, subsequence_start)
+    numba_random.init_xoroshiro128p_states_cpu(states, np.uint64(seed), subsequence_start)
     return states
 
 
 @settings(max_examples=25, deadline=None)
+@example(n=3, seed=2**64 - 1, start=1)  # seeds are uint64: the top bit too
 @given(n=st.integers(0, 40), seed=st.integers(0, 2**64 - 1), start=st.integers(0, 3))
 def test_host_initialisation_matches_numba(n, seed, start):
     got = gpusim_random.create_xoroshiro128p_states(n, seed, subsequence_start=start)
