@@ -55,11 +55,13 @@ class MathCall(ast.expr):
 
     _fields = ("args",)
 
-    def __init__(self, qualname: str = "", func: Any = None, args: list | None = None, **kw: Any):
+    def __init__(self, qualname: str = "", func: Any = None, args: list | None = None,
+                 impl: str = "", **kw: Any):
         super().__init__(**kw)
         self.qualname = qualname
         self.func = func  # the Python object, for numba's typing context
         self.args = args or []
+        self.impl = impl  # a device-library function (device/mathlib.py) computing it, if any
 
 
 class _Plain(ast.NodeTransformer):

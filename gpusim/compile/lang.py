@@ -98,6 +98,8 @@ atomic = _Namespace("atomic", {
     "sub": "atomic.sub(ary, idx, val): ary[idx] -= val; returns the old value.",
     "max": "atomic.max(ary, idx, val): ary[idx] = max(ary[idx], val); returns the old value.",
     "min": "atomic.min(ary, idx, val): ary[idx] = min(ary[idx], val); returns the old value.",
+    "nanmax": "atomic.nanmax(ary, idx, val): max where a NaN counts as missing; returns old.",
+    "nanmin": "atomic.nanmin(ary, idx, val): min where a NaN counts as missing; returns old.",
     "exch": "atomic.exch(ary, idx, val): ary[idx] = val; returns the old value.",
     "inc": "atomic.inc(ary, idx, val): old >= val ? 0 : old + 1 (CUDA wrap); returns old.",
     "dec": "atomic.dec(ary, idx, val): (old == 0 or old > val) ? val : old - 1; returns old.",
@@ -133,6 +135,7 @@ ffs = Stub("ffs", "ffs(x): 1-based position of the lowest set bit, 0 if x == 0."
 clz = Stub("clz", "clz(x): leading zero bits in x's width (32 or 64).")
 brev = Stub("brev", "brev(x): x with its bits reversed within its width.")
 fma = Stub("fma", "fma(a, b, c): a * b + c with a single rounding.")
+cbrt = Stub("cbrt", "cbrt(x): the real cube root of x (float32 stays float32).")
 
 # Scalar types, so kernels can write hip.float32 (numba.cuda exposes numba's types too).
 float16, float32, float64 = np.float16, np.float32, np.float64
@@ -232,7 +235,8 @@ __all__ = [
     "syncthreads_or", "syncwarp", "threadfence", "threadfence_block", "threadfence_system",
     "atomic", "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all", "activemask",
     "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "ballot_sync", "any_sync",
-    "all_sync", "popc", "ffs", "clz", "brev", "fma", "float16", "float32", "float64", "int8",
+    "all_sync", "popc", "ffs", "clz", "brev", "fma", "cbrt", "float16", "float32", "float64",
+    "int8",
     "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "DeviceFunction",
     "LocalStruct", "Overload", "Stub",
 ]

@@ -68,7 +68,15 @@ def _key(arg: Any) -> tuple:
         return (arg.dtype, arg.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
     if isinstance(arg, int) and not isinstance(arg, bool):
         return (int, arg.bit_length() < 64, arg < 0)  # typeof: int64, else uint64 or error
+    if isinstance(arg, np.void):  # a record: its type is its dtype's
+        return (np.void, arg.dtype)
     return (type(arg),)
+
+
+def _number_tuple(arg: Any) -> bool:
+    """A tuple (or named tuple) of numbers and such tuples: passed by value, as numba does."""
+    return isinstance(arg, tuple) and all(
+        isinstance(v, _NUMBERS) or _number_tuple(v) for v in arg)
 
 
 def arg_types(args: tuple, kernel: Any = None) -> tuple:
@@ -76,6 +84,9 @@ def arg_types(args: tuple, kernel: Any = None) -> tuple:
     kernel cannot take (naming ``kernel``'s parameter)."""
     out = []
     for k, arg in enumerate(args):
+        if _number_tuple(arg):
+            out.append(typeof(arg))  # (not cached by _key: the type depends on the items)
+            continue
         if not isinstance(arg, (np.ndarray, *_NUMBERS)):
             raise bad_argument(kernel, k, *_fix_for(arg))
         key = _key(arg)

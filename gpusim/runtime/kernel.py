@@ -33,6 +33,7 @@ import numpy as np
 from gpusim.compile import CompiledKernel
 from gpusim.compile.codegen import listing
 from gpusim.compile.lang import DeviceFunction
+from gpusim.compile.signature import declared_args, parse_signatures
 from gpusim.config import config
 from gpusim.engine import estimate, prepare, specialize
 from gpusim.errors import GpusimError, HipError, hipError_t
@@ -41,7 +42,7 @@ from gpusim.runtime.kernel_args import check_alive, device_values, stage
 from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_resources
 from gpusim.runtime.launch_config import LaunchConfigError, Specialized, check_dims
 from gpusim.runtime.managed import ManagedArray
-from gpusim.runtime.streams import enqueue
+from gpusim.runtime.streams import enqueue, synchronize_stream
 from gpusim.runtime.system import current_device
 from gpusim.runtime.tracebacks import install, launch_site, note_launch_site
 
@@ -64,8 +65,10 @@ class Kernel:
     __gpusim_kernel__ = True
 
     def __init__(self, py_func: Callable[..., Any], *, launch_bounds: int | None = None,
-                 check: bool | None = None):
+                 check: bool | None = None, signature: Any = None):
         self.py_func = py_func
+        # an explicit jit signature: scalar arguments become the declared types
+        self.signatures = parse_signatures(signature) if signature is not None else None
         self.__name__ = getattr(py_func, "__name__", "kernel")
         self.__doc__ = py_func.__doc__
         self.__wrapped__ = py_func
@@ -159,11 +162,16 @@ class Kernel:
         >>> Kernel(k).specialize(np.zeros(1)).n_regions
         1
         """
-        views = device_values(self, args)
+        views = device_values(self, self._declared(args))
         ck = specialize(self.py_func, views, current_device().spec.wave_size,
                         mode=config.launch_mode(self.check))
         self._remember(ck)
         return Specialized(self, ck)
+
+    def _declared(self, args: tuple) -> tuple:
+        """``args`` converted to the jit signature's types (as given without one)."""
+        return args if self.signatures is None else declared_args(self.signatures, args,
+                                                                   self.__name__)
 
     def _remember(self, ck: CompiledKernel) -> None:
         """Keep ``ck`` as the most recent specialization (what ``inspect_generated`` shows)."""
@@ -214,7 +222,7 @@ class Kernel:
         run when the stream reaches it."""
         device = current_device()
         spec = device.spec
-        args = self._extended(args, stream)
+        args = self._declared(self._extended(args, stream))
         staged = stage(self, args, stream, device.ordinal)
         # config.launch_mode: the checked path, else a trace for profile(memory=True)
         traced = kernel_trace.tracing_requested()
@@ -271,6 +279,8 @@ class Kernel:
                 arg.device_touch(stream)
         op = enqueue(stream, run, name=self.__name__, kind="kernel", info=info)
         staged.copy_back(stream)
+        if any(isinstance(a, np.void) for a in args):  # a record argument is copied back
+            synchronize_stream(stream)                 # when the kernel ends (numba.cuda)
 
 
 def _device_label(spec: Any) -> str:
@@ -279,11 +289,11 @@ def _device_label(spec: Any) -> str:
 
 
 def jit(func: Callable[..., Any] | Any = None, *, device: bool = False, check: bool | None = None,
-        launch_bounds: int | None = None, **options: Any) -> Any:
+        launch_bounds: int | None = None, signature: Any = None, **options: Any) -> Any:
     """Make a kernel (``@hip.jit``) or a device function (``@hip.jit(device=True)``).
 
-    A numba.cuda signature as first argument (``@jit("void(float32[:])")``) is accepted and
-    ignored: kernels compile for the types they are launched with.
+    A numba.cuda signature as first argument (``@jit("void(float32[:], int32)")``) is
+    honoured as numba.cuda does: numbers passed to the kernel become the declared types.
 
     >>> @jit(device=True)
     ... def twice(x):
@@ -297,11 +307,12 @@ def jit(func: Callable[..., Any] | Any = None, *, device: bool = False, check: b
                         "launch_bounds=, check= (and numba.cuda's debug/opt/lineinfo/fastmath/"
                         "cache, which change nothing here)")
     if func is None or isinstance(func, (str, list, tuple)) or not callable(func):
+        signature = func if func is not None else signature
         return lambda f: jit(f, device=device, check=check, launch_bounds=launch_bounds,
-                             **options)
+                             signature=signature, **options)
     if device:
         return DeviceFunction(func)
-    return Kernel(func, launch_bounds=launch_bounds, check=check)
+    return Kernel(func, launch_bounds=launch_bounds, check=check, signature=signature)
 
 
 def hipLaunchKernelGGL(kernel: Kernel, grid: Any, block: Any, shared_bytes: int, stream: Any,

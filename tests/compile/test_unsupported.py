@@ -46,15 +46,6 @@ def helper(x):
     return x + 1
 
 
-def k_for_over_array(a):
-    for v in a:
-        a[0] = v
-
-
-def k_slice(a):
-    a[0:2] = 1.0
-
-
 def k_return_value(a):
     return a[0]
 
@@ -115,8 +106,6 @@ CASES = [
     (k_listcomp, "[a[i]", "list comprehensions", "local.array"),
     (k_unknown_call, "np.linalg.norm", "unknown function", "device=True"),
     (k_python_function, "helper(", "unknown function 'helper'", "device=True"),
-    (k_for_over_array, "for v in a", "range(...)", "range(len(a))"),
-    (k_slice, "0:2", "slices", "a[i, j]"),
     (k_return_value, "return", "returning a value", "array argument"),
     (k_nested_def, "def inner", "functions defined inside", "device=True"),
     (k_while_else, "while", "`while ... else`", "flag"),

@@ -65,8 +65,6 @@ def uniform_kernel(states, out):
     out[i] = cuda.random.xoroshiro128p_uniform_float32(states, i)
 
 
-@pytest.mark.xfail(strict=True, reason="record (structured dtype) field access in kernels "
-                   "is not supported yet (issue 19, compiler side)")
 def test_uniform_draws_in_a_kernel_match_numba():
     states = cuda.random.create_xoroshiro128p_states(64, seed=7)
     out = np.zeros(64, np.float32)

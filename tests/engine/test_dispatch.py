@@ -124,7 +124,7 @@ def test_freed_device_array_is_rejected_at_launch():
 
 @pytest.mark.parametrize("bad, words", [
     ([1.0, 2.0], "Python list"),
-    ((1.0, 2.0), "Python tuple"),
+    ((1.0, "x"), "Python tuple"),  # (a tuple of numbers is passed by value, as numba does)
     ("text", "str, which a kernel cannot take"),
     (object(), "object, which a kernel cannot take"),
 ])

@@ -21,6 +21,8 @@ import ast
 import copy
 from typing import Any
 
+from numba.core import types
+
 from gpusim.compile.ir import Cast, Intrinsic, KernelIR, MathCall
 
 AXES = {"x": 0, "y": 1, "z": 2}
@@ -52,6 +54,9 @@ class ExprGen(ast.NodeTransformer):
             self.arrays = dict(kir.arrays)
             for p in kir.array_params():
                 self.arrays[p] = None  # a global array argument
+            for name, ty in (kir.types or {}).items():
+                if isinstance(ty, types.Array) and name not in self.arrays:
+                    self.arrays[name] = None  # a view (row = a[i, :]): indexed with checks
         self.access = "read"
         self.store_access = "write"  # "update" while writing the target of `a[i] += v`
         self.instrument = None  # the generation mode's hooks (instrument.py), if any
@@ -86,12 +91,14 @@ class ExprGen(ast.NodeTransformer):
     def atomic(self, node: Intrinsic) -> ast.expr:
         op = node.name.split(".")[1]
         ary = node.args[0]
-        space = self.kir.arrays[ary.id].space if ary.id in self.kir.arrays else "global"
+        # an array, or a view of one (a[i:]): named by its generated text
+        name = ary.id if isinstance(ary, ast.Name) else ast.unparse(self.visit(ary))
+        space = self.kir.arrays[name].space if name in self.kir.arrays else "global"
         fn = f"atomic_{op}" if space == "global" else f"plain_{op}"
         self.access = "atomic"
-        index = self.checked_index(ary.id, node.args[1], node)
+        index = self.checked_index(name, node.args[1], node)
         self.access = "read"
-        args = [_name(ary.id), index] + [self.visit(a) for a in node.args[2:]]
+        args = [_expr(name), index] + [self.visit(a) for a in node.args[2:]]
         return ast.Call(self.helper(fn), args, [])
 
     def visit_Cast(self, node: Cast) -> ast.expr:
@@ -103,7 +110,13 @@ class ExprGen(ast.NodeTransformer):
         return ast.Call(_expr(f"np.{tname}"), [arg], [])
 
     def visit_MathCall(self, node: MathCall) -> ast.expr:
-        return ast.Call(_expr(node.qualname), [self.visit(a) for a in node.args], [])
+        if node.impl:
+            func = self.helper(node.impl)
+        elif node.qualname.startswith("cmath."):  # imported only by kernels that use it
+            func = ast.Attribute(self.helper("cmath"), node.qualname[6:], ast.Load())
+        else:
+            func = _expr(node.qualname)
+        return ast.Call(func, [self.visit(a) for a in node.args], [])
 
     # -- memory -----------------------------------------------------------------------
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
@@ -119,12 +132,19 @@ class ExprGen(ast.NodeTransformer):
     def checked_index(self, array: str, index: ast.expr, at: ast.AST) -> ast.expr:
         """``_ix(i, bound, site, _b, _t, _ctl)`` for each index of ``array``."""
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        ty = getattr(index, "numba_type", None)
+        if isinstance(ty, types.BaseTuple) and not isinstance(index, ast.Tuple):  # a[gid]
+            parts = [ast.Subscript(index, ast.Constant(k), ast.Load()) for k in range(len(ty))]
         decl = self.arrays.get(array)
         user = self.kir.user_name(array)
         space = decl.space if decl is not None else "global"
         site = self.kir.add_site(at, self.access, array=user, space=space, var=array)
         checked, bounds = [], []
         for k, p in enumerate(parts):
+            if isinstance(p, ast.Slice):  # a view: numba clamps slice bounds, as NumPy does
+                checked.append(self.visit(p))
+                bounds.append(_expr(f"{array}.shape[{k}]"))
+                continue
             if decl is not None and not decl.dynamic:
                 bound: ast.expr = ast.Constant(decl.shape[k])
             else:

@@ -26,7 +26,23 @@ from numba.extending import intrinsic, overload, register_jitable
 # ------------------------------------------------------------------ reference (Python)
 
 
+def nan_max(old, val):
+    """numba.cuda's atomic.nanmax rule: a NaN is a missing value (np.nanmax of the two)."""
+    return val if old != old else (old if val != val else max(old, val))
+
+
+def nan_min(old, val):
+    """numba.cuda's atomic.nanmin rule: a NaN is a missing value (np.nanmin of the two)."""
+    return val if old != old else (old if val != val else min(old, val))
+
+
+nan_max, nan_min = register_jitable(nan_max), register_jitable(nan_min)
+_PICK = {"max": max, "min": min, "nanmax": nan_max, "nanmin": nan_min}
+
+
 def _old_new(op: str, old, val, extra=None):
+    if op in ("nanmax", "nanmin"):
+        return _PICK[op](old, val)
     if op == "add":
         return old + val
     if op == "sub":
@@ -106,13 +122,18 @@ def _make_rmw_intrinsic(op: str):
 
 
 def _float_minmax_cas(op: str):
-    """Float max/min by a compare-and-swap loop, with Python's max()/min() NaN rules."""
-    pick = max if op == "max" else min
+    """Float max/min by a compare-and-swap loop: Python's max()/min() NaN rules (a NaN
+    stays), or the nan* rules (a NaN is replaced)."""
+    pick = _PICK[op]
+    keep_nan = op in ("max", "min")
 
     def impl(ary, idx, val):
         while True:
             old = ary[idx]
-            if _cas_raw(ary, idx, old, pick(old, val)) == old or old != old:
+            if old != old and keep_nan:
+                return old
+            seen = _cas_raw(ary, idx, old, pick(old, val))
+            if seen == old or (seen != seen and old != old):  # NaN == NaN is False
                 return old
     return impl
 
@@ -139,11 +160,11 @@ def _cas_raw(typingctx, ary, idx, expected, val):
 
 def _register(op: str):
     py = _py_rmw(op)
-    raw = _make_rmw_intrinsic(op)
+    raw = _make_rmw_intrinsic(op.removeprefix("nan"))  # integers have no NaN
 
     @overload(py, jit_options={"nogil": True})
     def _ov(ary, idx, val):
-        if op in ("max", "min") and isinstance(ary.dtype, types.Float):
+        if op in _PICK and isinstance(ary.dtype, types.Float):
             return _float_minmax_cas(op)
         return lambda ary, idx, val: raw(ary, idx, val)
     return py
@@ -153,6 +174,8 @@ atomic_add = _register("add")
 atomic_sub = _register("sub")
 atomic_max = _register("max")
 atomic_min = _register("min")
+atomic_nanmax = _register("nanmax")
+atomic_nanmin = _register("nanmin")
 atomic_exch = _register("exch")
 atomic_and = _register("and")
 atomic_or = _register("or")
@@ -178,6 +201,10 @@ def _plain(op: str):
             ary[idx] = max(old, val)
         elif op == "min":
             ary[idx] = min(old, val)
+        elif op == "nanmax":
+            ary[idx] = nan_max(old, val)
+        elif op == "nanmin":
+            ary[idx] = nan_min(old, val)
         elif op == "exch":
             ary[idx] = val
         elif op == "and":
@@ -202,6 +229,6 @@ def _plain_cas(ary, idx, expected, val):
     return old
 
 
-PLAIN = {op: _plain(op) for op in ("add", "sub", "max", "min", "exch", "and", "or", "xor",
-                                   "inc", "dec")}
+PLAIN = {op: _plain(op) for op in ("add", "sub", "max", "min", "nanmax", "nanmin", "exch",
+                                   "and", "or", "xor", "inc", "dec")}
 PLAIN["cas"] = register_jitable(_plain_cas)

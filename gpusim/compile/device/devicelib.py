@@ -24,6 +24,8 @@ array([1., 2., 3., 3.])
 
 from __future__ import annotations
 
+import cmath  # noqa: F401 - generated code calls _cmath.sqrt(...)
+
 import numba
 import numpy as np
 from llvmlite import ir
@@ -40,6 +42,8 @@ from gpusim.compile.device.atomics import (  # noqa: F401 - names used by genera
     atomic_inc,
     atomic_max,
     atomic_min,
+    atomic_nanmax,
+    atomic_nanmin,
     atomic_or,
     atomic_sub,
     atomic_xor,
@@ -54,6 +58,20 @@ from gpusim.compile.device.machine_ops import (  # noqa: F401 - names used by ge
     popc,
     threadfence,
 )
+from gpusim.compile.device.mathlib import (  # noqa: F401 - names used by generated code
+    cmath_acosh,
+    cmath_cosh,
+    cmath_log10,
+    cmath_phase,
+    cmath_polar,
+    cmath_rect,
+    cmath_sinh,
+    cmath_tanh,
+    math_cbrt,
+    math_fmod,
+    math_modf,
+    math_remainder,
+)
 
 # Helpers compile once per machine, not once per process: cache=True keeps their machine
 # code on disk (next to this file, or in numba's per-user cache if that is read-only).
@@ -66,6 +84,7 @@ SYNC_COUNT, SYNC_AND, SYNC_OR = 0, 1, 2
 plain_add, plain_sub, plain_max, plain_min = PLAIN["add"], PLAIN["sub"], PLAIN["max"], PLAIN["min"]
 plain_exch, plain_and, plain_or, plain_xor = PLAIN["exch"], PLAIN["and"], PLAIN["or"], PLAIN["xor"]
 plain_inc, plain_dec, plain_cas = PLAIN["inc"], PLAIN["dec"], PLAIN["cas"]
+plain_nanmax, plain_nanmin = PLAIN["nanmax"], PLAIN["nanmin"]
 
 
 class KernelFaultError(Exception):
@@ -201,7 +220,8 @@ def _vote(out, pred, mask, nt, wave, kind):
 
 @register_jitable(cache=True)
 def _barrier(mask, alive, nt, site, b):
-    """A barrier under divergent control: every live thread must have arrived.
+    """A barrier under divergent control: every live thread must have arrived, unless
+    none did (then no thread executed it: e.g. the last test of a loop every thread left).
 
     The fault carries (site, block, first missing thread, arrived, live threads, first
     thread that arrived, threads that had returned) for the message.
@@ -219,7 +239,7 @@ def _barrier(mask, alive, nt, site, b):
                     first = t
             elif missing < 0:
                 missing = t
-    if missing >= 0:
+    if missing >= 0 and arrived > 0:
         raise KernelFaultError(FAULT_BARRIER, site, b, missing, arrived, total, first,
                                nt - total)
 

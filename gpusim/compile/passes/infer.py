@@ -52,6 +52,7 @@ OP_TEXT = {operator.add: "+", operator.sub: "-", operator.mul: "*", operator.tru
            operator.lshift: "<<", operator.rshift: ">>", operator.or_: "|",
            operator.xor: "^", operator.and_: "&"}
 I64 = types.int64
+ARRAY_ATTRS = ("shape", "size", "ndim", "strides", "itemsize", "nbytes", "T", "real", "imag")
 
 _ctx = None
 
@@ -140,9 +141,10 @@ class Typer:
                                     "cannot be reassigned", instead="a new variable name")
                 old = self.fixed.pop(name)  # a scalar argument reassigned: now a variable
                 self.types[name] = old
-            if isinstance(ty, types.Array):
-                raise self.fail(target, "array variables are not supported: arrays can only "
-                                "be kernel arguments or hip.shared/local/const arrays",
+            if isinstance(ty, types.Array) and not _is_view(value):
+                raise self.fail(target, "array variables can only hold views of arrays "
+                                "(a[i, :], a[1:], a.T); other arrays are kernel arguments or "
+                                "hip.shared/local/const arrays",
                                 instead="index the array directly where you need it")
             old = self.types.get(name)
             new = ty if old is None else self.ctx.unify_types(old, ty)
@@ -158,6 +160,10 @@ class Typer:
                 raise self.fail(target, f"cannot unpack {ty} into {len(target.elts)} names")
             for elt, ety in zip(target.elts, ty.types, strict=True):
                 self.bind(elt, ety, value)
+        elif isinstance(target, ast.Attribute):
+            self.attribute(target)  # a record field: r.x = v or a[i].x = v
+            if isinstance(ty, (types.Array, types.BaseTuple)) or ty == types.none:
+                raise self.fail(value, f"cannot store a {ty} into a record field")
         elif isinstance(target, ast.Subscript):
             base = self.expr(target.value)
             if isinstance(target.value, ast.Name) and self.space(target.value.id) == "const":
@@ -231,9 +237,25 @@ class Typer:
                                   name=node.qualname)
         if isinstance(node, Intrinsic):
             return intrinsic_type(self, node)
+        if isinstance(node, ast.Call) and getattr(node, "method", False):
+            return self.method_call(node)
         if isinstance(node, ast.Call):
             return self.builtin_call(node)
         raise self.fail(node, f"{type(node).__name__} expressions are not supported in kernels")
+
+    def method_call(self, node: ast.Call) -> Any:
+        """``value.method(args)``, as numba types it (``z.conjugate()``, ``a.sum()``)."""
+        base = self.expr(node.func.value)
+        args = tuple(self.expr(a) for a in node.args)
+        try:
+            bound = self.ctx.resolve_getattr(base, node.func.attr)
+            sig = None if bound is None else self.ctx.resolve_function_type(bound, args, {})
+        except NumbaError:
+            sig = None
+        if sig is None:
+            raise self.fail(node, f"a {base} has no method .{node.func.attr}"
+                            f"({', '.join(str(a) for a in args)}) in kernels")
+        return _unliteral(sig.return_type)
 
     def builtin_call(self, node: ast.Call) -> Any:
         name = node.func.id
@@ -259,16 +281,39 @@ class Typer:
                 return types.UniTuple(types.intp, base.ndim)
             if node.attr in ("size", "ndim"):
                 return types.intp
-            raise self.fail(node, f"arrays in kernels have .shape, .size and .ndim, not "
-                            f".{node.attr}")
+            ty = None
+            if node.attr in ARRAY_ATTRS:  # numba's answer: a view (.T, .real) or numbers
+                ty = self.ctx.resolve_getattr(base, node.attr)
+            if ty is None:
+                raise self.fail(node, f"arrays in kernels have .{', .'.join(ARRAY_ATTRS)}, "
+                                f"not .{node.attr}")
+            return _unliteral(ty)
         if isinstance(base, types.Complex) and node.attr in ("real", "imag"):
             return base.underlying_float
+        if isinstance(base, types.Record):
+            return self.field(node, base, node.attr)
+        if isinstance(base, types.BaseNamedTuple) and node.attr in base.fields:
+            return base.types[base.fields.index(node.attr)]
         raise self.fail(node, f"a {base} has no attribute .{node.attr} in kernels")
+
+    def field(self, node: ast.AST, record: Any, name: str) -> Any:
+        """The type of field ``name`` of a record (a nested array field is an array)."""
+        if name not in record.fields:
+            raise self.fail(node, f"the record has no field '{name}'",
+                            instead=f"one of {', '.join(record.fields)}")
+        return record.typeof(name)
 
     def subscript(self, node: ast.Subscript, base: Any) -> Any:
         idx = node.slice
+        if isinstance(base, types.Record):
+            if not (isinstance(idx, ast.Constant) and isinstance(idx.value, str)):
+                raise self.fail(node, "a record is indexed by a field name in quotes",
+                                instead="r['x'] or r.x")
+            return self.field(node, base, idx.value)
         if isinstance(base, types.Array):
             parts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
+            if any(isinstance(p, ast.Slice) for p in parts) or len(parts) < base.ndim:
+                return self.view(node, base, parts)
             if len(parts) != base.ndim:
                 name = ast.unparse(node.value)
                 raise self.fail(node, f"'{self.kir.user_name(name)}' has {base.ndim} "
@@ -280,12 +325,32 @@ class Typer:
             return base.dtype
         if isinstance(base, types.BaseTuple):
             ity = self.expr(idx)
-            if isinstance(idx, ast.Constant):
-                ity = types.literal(idx.value)
-            elif not isinstance(base, types.UniTuple):
+            const = _int_literal(idx)
+            if const is not None:
+                if not -len(base) <= const < len(base):
+                    raise self.fail(node, f"index {const} is out of range for a tuple of "
+                                    f"{len(base)}")
+                return base.types[const]  # numba's static_getitem: any tuple
+            if not isinstance(base, types.UniTuple):
                 raise self.fail(node, "index this tuple with a constant")
             return self.call_type(node, operator.getitem, [base, ity])
         raise self.fail(node, f"a {base} cannot be indexed")
+
+    def view(self, node: ast.Subscript, base: Any, parts: list[ast.expr]) -> Any:
+        """``a[i, :]``, ``a[1:]``, ``a[i]`` of a 2-d array: a view, typed by numba."""
+        tys = []
+        for p in parts:
+            if isinstance(p, ast.Slice):
+                for bound in (p.lower, p.upper, p.step):
+                    if bound is not None:
+                        self.index_type(bound)
+                tys.append(types.slice3_type if p.step is not None else types.slice2_type)
+            elif isinstance(self.expr(p), types.BaseTuple) and len(parts) == 1:
+                tys.append(self.expr(p))  # a[gid] with gid = cuda.grid(2)
+            else:
+                tys.append(self.index_type(p))
+        index = tys[0] if len(tys) == 1 else types.Tuple(tys)
+        return self.call_type(node, operator.getitem, [base, index], name="[] (a view)")
 
     def index_type(self, node: ast.expr) -> Any:
         ty = self.expr(node)
@@ -336,6 +401,22 @@ def _constant_type(node: ast.Constant, typer: Typer) -> Any:
     if v is None:
         return types.none
     raise typer.fail(node, f"the constant {v!r} cannot be used in a kernel")
+
+
+def _int_literal(node: ast.AST) -> int | None:
+    """``2`` or ``-1`` written in the kernel, else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int_literal(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def _is_view(node: ast.AST) -> bool:
+    """An expression that makes a view of an array: a subscript or an attribute (.T)."""
+    return isinstance(node, (ast.Subscript, ast.Attribute)) or (
+        isinstance(node, ast.Call) and getattr(node, "method", False))
 
 
 def _load(node: ast.expr) -> ast.expr:

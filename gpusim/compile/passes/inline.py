@@ -40,15 +40,24 @@ from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.lang import DeviceFunction
 from gpusim.compile.passes.parse import namespace, parse_function
 from gpusim.compile.passes.resolve import FunctionUnit, local_names, resolve_function
+from gpusim.compile.passes.static_args import bind_static
 from gpusim.compile.passes.subset import check_subset
 
 
-def load_device_function(devfn: DeviceFunction, *, wave_size: int, kernel: str) -> FunctionUnit:
-    """Parse, check and resolve a device function in its own module's namespace."""
+def load_device_function(devfn: DeviceFunction, *, wave_size: int, kernel: str,
+                         static: dict | None = None) -> FunctionUnit:
+    """Parse, check and resolve a device function in its own module's namespace, with the
+    parameters in ``static`` (index -> (kind, value)) bound to their values."""
     fn, src = parse_function(devfn.py_func)
     check_subset(fn, src, device=True, kernel=kernel)
-    return resolve_function(fn, src, ns=namespace(devfn.py_func), wave_size=wave_size,
-                            kernel=kernel)
+    ns = namespace(devfn.py_func)
+    kept = list(range(len(fn.args.args)))
+    if static:
+        bound, kept = bind_static(fn, static)
+        ns.update(bound)
+    unit = resolve_function(fn, src, ns=ns, wave_size=wave_size, kernel=kernel)
+    unit.kept = kept
+    return unit
 
 
 def inline_call(devfn: DeviceFunction, args: list[ast.expr], *, wave_size: int, kernel: str,

@@ -96,16 +96,21 @@ def _atomic(typer: Any, node: Any) -> Any:
         shape = "(ary, idx, expected, val)" if want == 4 else "(ary, idx, val)"
         raise typer.fail(node, f"hip.{name} takes {shape}")
     ary = typer.expr(args[0])
-    if not isinstance(ary, types.Array) or not isinstance(args[0], ast.Name):
+    if not isinstance(ary, types.Array):
         raise typer.fail(args[0], f"the first argument of hip.{name} must be an array")
-    if typer.space(args[0].id) == "const":
+    if isinstance(args[0], ast.Name) and typer.space(args[0].id) == "const":
         raise typer.fail(args[0], "const arrays are read-only")
     idx = args[1]
     parts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
+    ity = typer.expr(idx) if not isinstance(idx, ast.Tuple) else None
+    if isinstance(ity, types.BaseTuple):  # a tuple variable: cuda.grid(2), (i, uint64(j))
+        if not all(isinstance(t, types.Integer) for t in ity.types):
+            raise typer.fail(idx, f"the index of hip.{name} must be integers, got {ity}")
+        parts = [idx] * len(ity)
     if len(parts) != ary.ndim:
         raise typer.fail(idx, f"hip.{name} on a {ary.ndim}-d array needs {ary.ndim} "
                          "indices", instead="a tuple index, e.g. (i, j)")
-    for p in parts:
+    for p in parts if not isinstance(ity, types.BaseTuple) else []:
         typer.index_type(p)
     for v in args[2:]:
         vt = typer.expr(v)

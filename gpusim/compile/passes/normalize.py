@@ -227,7 +227,9 @@ class Normalizer:
         devfn = node.devfn
         if isinstance(devfn, Overload):
             devfn = self.overload(devfn, args, node)
-        unit = load_device_function(devfn, wave_size=self.kir.wave_size, kernel=self.kir.name)
+        unit = load_device_function(devfn, wave_size=self.kir.wave_size, kernel=self.kir.name,
+                                    static=getattr(node, "static", None))
+        args = [args[i] for i in unit.kept]
         rename = self.merge_globals(unit)
         stmts, result = inline_call(devfn, args, wave_size=self.kir.wave_size,
                                     kernel=self.kir.name, counter=self.counter,

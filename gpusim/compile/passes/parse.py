@@ -21,7 +21,11 @@ from collections.abc import Callable
 from typing import Any
 
 from gpusim.compile.diagnostics import SourceFile, compile_error
+from gpusim.compile.passes.exec_source import find_source, install
+from gpusim.compile.passes.loops import desugar_loops
 from gpusim.errors import KernelCompileError
+
+install()  # from now on, the text of kernels built with exec() is kept
 
 
 def parse_function(pyfunc: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceFile]:
@@ -34,9 +38,14 @@ def parse_function(pyfunc: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceF
         lines, first = inspect.getsourcelines(pyfunc)
         filename = inspect.getsourcefile(pyfunc) or "<unknown>"
     except (OSError, TypeError) as exc:
-        raise KernelCompileError(
-            f"cannot read the source of kernel '{name}' ({exc}); kernels must be defined in "
-            "a file or a notebook cell, not built with exec()") from None
+        found = find_source(pyfunc)  # built with exec(): the text it was compiled from
+        if found is None:
+            raise KernelCompileError(
+                f"cannot read the source of kernel '{name}' ({exc}); define it in a file or "
+                "a notebook cell, or build it with exec()/compile() from source text after "
+                "importing gpusim (a function made from bare bytecode has no source)") from None
+        lines, first = found
+        filename = pyfunc.__code__.co_filename
     first = max(first, 1)
     src = SourceFile(filename, name, lines, first)
     text = textwrap.dedent("".join(lines))
@@ -61,6 +70,7 @@ def parse_function(pyfunc: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceF
                 node.end_col_offset += indent
         node.gsrc = src
     fn.decorator_list = []
+    desugar_loops(fn, namespace(pyfunc))  # for v in a / enumerate / zip -> range loops
     return fn, src
 
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import ast
 import builtins
+import cmath
+import enum
 import math
 import re
 import types
@@ -35,8 +37,19 @@ import numba
 import numpy as np
 
 from gpusim.compile import lang
+from gpusim.compile.device import mathlib
+from gpusim.compile.device.mathlib import MATH_EXTRAS
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.ir import Cast, Intrinsic, MathCall
+from gpusim.compile.passes.operators import operator_expression
+from gpusim.compile.passes.static_args import (
+    CONSTANT,
+    OBJECT,
+    as_device_function,
+    constant_node,
+    constant_value,
+    is_static_object,
+)
 
 # Python builtins a kernel may call, and the NumPy functions it may use as math.
 BUILTIN_CALLS = {"range", "len", "min", "max", "abs", "print", "round", "pow"}
@@ -46,6 +59,8 @@ NUMPY_MATH = {
     "arctanh", "floor", "ceil", "trunc", "rint", "abs", "absolute", "fabs", "sign", "minimum",
     "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "copysign",
     "fmod", "square", "reciprocal", "deg2rad", "rad2deg", "floor_divide", "remainder",
+    "invert", "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+    "right_shift",
 }
 # Keyword names the kernel language accepts, mapped to positions.
 KEYWORDS = {
@@ -71,6 +86,7 @@ class FunctionUnit:
     const_arrays: dict[str, np.ndarray] = field(default_factory=dict)
     const_sources: dict[str, np.ndarray] = field(default_factory=dict)  # the user's arrays
     renamed: dict[str, str] = field(default_factory=dict)  # new name -> user's name
+    kept: list[int] | None = None  # device function: arguments not bound at compile time
 
 
 def local_names(fn: ast.FunctionDef) -> set[str]:
@@ -159,6 +175,8 @@ class _Resolver(ast.NodeTransformer):
     def value_node(self, node: ast.expr) -> ast.expr:
         """Rewrite a non-local name used as a value."""
         _, value = self.lookup(node)
+        if isinstance(value, enum.Enum) and isinstance(value.value, (int, float)):
+            value = value.value  # IntEnum / Enum members are their values, as in numba
         if isinstance(value, tuple) and value[:1] == ("value",):
             return _copy(Intrinsic(name=value[1]), node)
         if isinstance(value, lang._Value):
@@ -176,6 +194,8 @@ class _Resolver(ast.NodeTransformer):
             return _copy(ast.Constant(value=value), node) if isinstance(
                 value, (bool, int, float, complex)) else _copy(
                 Cast(dtype=np.dtype(type(value)), arg=ast.Constant(value=value.item())), node)
+        if isinstance(value, tuple) and constant_value(constant_node(value, node), {}) is not None:
+            return constant_node(value, node)  # a tuple of numbers (a global, or bound shape)
         if isinstance(value, np.ndarray):  # a global array: a constant, frozen when compiled
             stem = node.id if isinstance(node, ast.Name) else ast.unparse(node).replace(".", "_")
             return _copy(ast.Name(id=self.add_const_array(stem, value), ctx=ast.Load()), node)
@@ -188,6 +208,12 @@ class _Resolver(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         found, fn = self.lookup(node.func)
+        if not found and isinstance(node.func, ast.Attribute) and not node.keywords:
+            # a method of a value (z.conjugate(), a.sum()): numba types it
+            node.func.value = self.visit(node.func.value)
+            node.args = [self.visit(a) for a in node.args]
+            node.method = True
+            return node
         if not found:
             raise self.fail(node, f"calling {ast.unparse(node.func)} is not supported",
                             instead="array attributes are a.shape, a.size, a.ndim; functions "
@@ -200,16 +226,14 @@ class _Resolver(ast.NodeTransformer):
             intr = _copy(Intrinsic(name="local.array", args=[]), node)
             intr.const, intr.init, intr.struct = ((fn.size,), fn.dtype), fn.init, fn.__name__
             return intr
+        devfn = as_device_function(fn)
+        if devfn is not None:
+            return self.device_call(node, devfn)
         args = [self.visit(a) for a in node.args]
         kwargs = {kw.arg: self.visit(kw.value) for kw in node.keywords}
-        if isinstance(fn, lang.DeviceFunction):
-            if kwargs:
-                raise self.fail(node, "keyword arguments to device functions are not supported",
-                                instead="pass the arguments by position")
-            call = _copy(ast.Call(func=ast.Name(id=fn.__name__, ctx=ast.Load()), args=args,
-                                  keywords=[]), node)
-            call.devfn = fn
-            return call
+        spelled = operator_expression(fn, args) if _hashable(fn) and not kwargs else None
+        if spelled is not None:  # operator.add(a, b) is a + b
+            return _copy(spelled, node)
         if getattr(fn, "__gpusim_kernel__", False):
             raise self.fail(node, "launching a kernel from a kernel (dynamic parallelism) is "
                             "not supported", instead="launch it from host code after this one")
@@ -221,8 +245,15 @@ class _Resolver(ast.NodeTransformer):
         if kwargs and fn is not print:
             raise self.fail(node, f"keyword arguments to {ast.unparse(node.func)} are not "
                             "supported", instead="pass the arguments by position")
-        if isinstance(fn, types.BuiltinFunctionType) and fn is getattr(math, fn.__name__, None):
-            return _copy(MathCall(qualname=f"math.{fn.__name__}", func=fn, args=args), node)
+        extra = MATH_EXTRAS.get(fn) if _hashable(fn) else None
+        if extra is not None:  # numba's CPU target lacks it: the device library has it
+            return _copy(MathCall(qualname=f"{extra.replace('_', '.', 1)}",
+                                  func=getattr(mathlib, extra), args=args, impl=extra), node)
+        for module in (math, cmath):
+            if isinstance(fn, types.BuiltinFunctionType) and fn is getattr(
+                    module, fn.__name__, None):
+                return _copy(MathCall(qualname=f"{module.__name__}.{fn.__name__}", func=fn,
+                                      args=args), node)
         if getattr(np, getattr(fn, "__name__", ""), None) is fn and fn.__name__ in NUMPY_MATH:
             return _copy(MathCall(qualname=f"np.{fn.__name__}", func=fn, args=args), node)
         if getattr(builtins, getattr(fn, "__name__", ""), None) is fn and (
@@ -236,6 +267,31 @@ class _Resolver(ast.NodeTransformer):
                         f"({_describe(fn)})", construct="call",
                         instead="hip.* intrinsics, math.* / NumPy math functions, "
                         "min/max/abs/len/range/print, or a @hip.jit(device=True) function")
+
+    def device_call(self, node: ast.Call, devfn: lang.DeviceFunction) -> ast.expr:
+        """A device function call; types, intrinsics, functions and constants among its
+        arguments are bound when it is inlined (``static_args.py``)."""
+        if node.keywords:
+            raise self.fail(node, "keyword arguments to device functions are not supported",
+                            instead="pass the arguments by position")
+        args: list[ast.expr] = []
+        static: dict[int, tuple[str, Any]] = {}
+        for i, arg in enumerate(node.args):
+            found, value = (self.lookup(arg) if isinstance(arg, (ast.Name, ast.Attribute))
+                            else (False, None))
+            if found and is_static_object(value):
+                static[i] = (OBJECT, value)
+                args.append(_copy(ast.Constant(value=None), arg))  # dropped when inlined
+                continue
+            new = self.visit(arg)
+            const = constant_value(new, self.unit.constants)
+            if const is not None:
+                static[i] = (CONSTANT, const)
+            args.append(new)
+        call = _copy(ast.Call(func=ast.Name(id=devfn.__name__, ctx=ast.Load()), args=args,
+                              keywords=[]), node)
+        call.devfn, call.static = devfn, static
+        return call
 
     def intrinsic_call(self, node: ast.Call, name: str) -> ast.expr:
         names = KEYWORDS.get(name, ())
@@ -254,6 +310,9 @@ class _Resolver(ast.NodeTransformer):
         if name in ("shared.array", "local.array", "const.array_like", "grid", "gridsize"):
             return self.static_intrinsic(node, name, args)
         args = [self.visit(a) for a in args]
+        if name == "cbrt":  # numba.cuda's cuda.cbrt is math.cbrt
+            return _copy(MathCall(qualname="math.cbrt", func=mathlib.math_cbrt, args=args,
+                                  impl="math_cbrt"), node)
         if name == "atomic.compare_and_swap":  # numba.cuda: compare_and_swap(ary, old, val)
             if len(args) != 3:
                 raise self.fail(node, "hip.atomic.compare_and_swap takes (ary, expected, val)")
@@ -302,13 +361,18 @@ class _Resolver(ast.NodeTransformer):
             if found:
                 if isinstance(value, lang._Value) and value.name == "warpsize":
                     return self.wave_size
-                if not isinstance(value, (tuple, lang.Stub)):
+                if not isinstance(value, lang.Stub) and not (isinstance(value, tuple)
+                                                             and value[:1] == ("value",)):
                     return value
         if isinstance(node, ast.BinOp) and type(node.op) in _STATIC_OPS:
             left, right = self.static_eval(node.left, what), self.static_eval(node.right, what)
             return _STATIC_OPS[type(node.op)](left, right)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -self.static_eval(node.operand, what)
+        if isinstance(node, ast.Subscript):  # SHAPE[0] of a global tuple
+            base = self.static_eval(node.value, what)
+            if isinstance(base, tuple):
+                return base[self.static_eval(node.slice, what)]
         raise self.fail(node, f"{what} must be known when the kernel compiles",
                         instead="a number, a module-level constant, or a tuple of them")
 
@@ -344,6 +408,36 @@ class _Resolver(ast.NodeTransformer):
         self.unit.const_sources[name] = value
         return name
 
+    def statements(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """Resolve a statement list; an ``if`` on a compile-time constant keeps only the
+        branch taken (numba prunes dead branches the same way, so the other branch is
+        never typed: ``if neg_idx:`` with ``neg_idx=False`` bound by a caller)."""
+        out: list[ast.stmt] = []
+        for stmt in stmts:
+            new = self.visit(stmt)
+            out.extend(new if isinstance(new, list) else [new])
+        return out
+
+    def visit_If(self, node: ast.If) -> ast.AST | list[ast.stmt]:
+        node.test = self.visit(node.test)
+        value = constant_value(node.test, self.unit.constants)
+        if value is not None and not isinstance(value, tuple):
+            taken = self.statements(node.body if value else node.orelse)
+            return taken or [_copy(ast.Pass(), node)]
+        node.body = self.statements(node.body)
+        node.orelse = self.statements(node.orelse)
+        return node
+
+    def visit_For(self, node: ast.For) -> ast.For:
+        node.target, node.iter = self.visit(node.target), self.visit(node.iter)
+        node.body, node.orelse = self.statements(node.body), self.statements(node.orelse)
+        return node
+
+    def visit_While(self, node: ast.While) -> ast.While:
+        node.test = self.visit(node.test)
+        node.body, node.orelse = self.statements(node.body), self.statements(node.orelse)
+        return node
+
     def visit_arg(self, node: ast.arg) -> ast.arg:
         node.arg = self.unit_rename(node.arg) or node.arg
         return node
@@ -353,6 +447,14 @@ def _copy(new: ast.AST, old: ast.AST) -> ast.AST:
     ast.copy_location(new, old)
     new.gsrc = getattr(old, "gsrc", None)
     return new
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _describe(value: Any) -> str:
@@ -369,6 +471,6 @@ def resolve_function(fn: ast.FunctionDef, src: SourceFile, *, ns: dict[str, Any]
     unit = FunctionUnit(fn=fn, src=src, params=[])
     resolver = _Resolver(unit, ns, wave_size, kernel or fn.name)
     fn.args = resolver.visit(fn.args)
-    fn.body = [resolver.visit(stmt) for stmt in fn.body]
+    fn.body = resolver.statements(fn.body)
     unit.params = [a.arg for a in fn.args.args]
     return unit

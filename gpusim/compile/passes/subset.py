@@ -55,7 +55,6 @@ _UNSUPPORTED: dict[type, tuple[str, str]] = {
     ast.YieldFrom: ("`yield from`", "write results into an array argument"),
     ast.NamedExpr: ("the walrus operator `:=`", "a separate assignment statement"),
     ast.Starred: ("`*` unpacking", "pass the arguments one by one"),
-    ast.Slice: ("slices", "index single elements, e.g. a[i, j], in a loop"),
 }
 if hasattr(ast, "Match"):
     _UNSUPPORTED[ast.Match] = ("`match` statements", "if/elif/else")
@@ -124,7 +123,5 @@ def _check_target(target: ast.AST, fail) -> None:
         for elt in target.elts:
             if not isinstance(elt, (ast.Name, ast.Subscript)):
                 fail(elt, "nested unpacking is", "unpack one level: a, b = t")
-    elif isinstance(target, ast.Attribute):
-        fail(target, "assigning to attributes is", "write into an array element: a[i] = v")
-    elif not isinstance(target, (ast.Name, ast.Subscript)):
+    elif not isinstance(target, (ast.Name, ast.Subscript, ast.Attribute)):  # r.x: a record
         fail(target, "this assignment target is", "a variable or an array element")
