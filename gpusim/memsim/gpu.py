@@ -380,15 +380,21 @@ def _instruction_counts(trace: Trace) -> dict[str, int]:
 
 def _coalescing_by_site(c: Any, site: np.ndarray) -> dict[int, dict[str, float]]:
     out = {}
-    moved, useful = c.bytes_moved, c.bytes_useful
-    for s in np.unique(site):
-        m = site == s
-        bm, bu = int(moved[m].sum()), int(useful[m].sum())
-        out[int(s)] = {
-            "instructions": int(m.sum()), "requests": int(c.requests[m].sum()),
-            "requests_per_instruction": float(c.requests[m].mean()),
-            "bytes_requested": int(c.bytes_requested[m].sum()), "bytes_useful": bu,
-            "bytes_moved": bm, "efficiency": bu / bm if bm else 1.0,
+    sites, which = np.unique(site, return_inverse=True)
+    n = len(sites)
+
+    def per_site(values: np.ndarray) -> list[int]:
+        return np.bincount(which, weights=values, minlength=n).astype(np.int64).tolist()
+
+    inst = np.bincount(which, minlength=n).tolist()
+    req, moved = per_site(c.requests), per_site(c.bytes_moved)
+    asked, useful = per_site(c.bytes_requested), per_site(c.bytes_useful)
+    for k, s in enumerate(sites.tolist()):
+        out[s] = {
+            "instructions": inst[k], "requests": req[k],
+            "requests_per_instruction": req[k] / inst[k],
+            "bytes_requested": asked[k], "bytes_useful": useful[k],
+            "bytes_moved": moved[k], "efficiency": useful[k] / moved[k] if moved[k] else 1.0,
         }  # fmt: skip
     return out
 
