@@ -34,6 +34,7 @@ re-allocate, or trace (``gpusim.config.trace``) to model that launch again.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import threading
 from typing import Any
@@ -83,6 +84,7 @@ def forget() -> None:
         _memo.clear()
 
 
+@functools.lru_cache(maxsize=256)  # replace() re-validates the spec: ~0.1 ms a call
 def scaled_spec(spec: DeviceSpec, fraction: float) -> DeviceSpec:
     """``spec`` with CUs, L2 and Infinity Cache scaled by about ``fraction`` (at least one
     CU per XCD and one set per cache); vL1D, bandwidths and everything else unchanged."""

@@ -138,25 +138,45 @@ def _coalesce_batch(addr, mask, width, line_bits, keys, marks):
     for k in range(n_inst):
         w = width[k]
         mark += 1  # a fresh set of lines for this instruction
-        m = 0
+        room = n + lanes * ((w >> line_bits) + 2)  # at most this many lines after it
+        if room > lines.shape[0]:  # grow the output (amortised doubling)
+            bigger = np.empty(2 * room, np.int64)
+            bigger[:n] = lines[:n]
+            lines = bigger
+        # Lanes in address order (coalesced, strided, broadcast): a line is new iff past
+        # the last one, and the union of bytes adds up as it goes; no hashing.
+        m, total, ordered = 0, 0, True
         for lane in range(lanes):
             if not mask[k, lane]:
                 continue
             a = addr[k, lane]
             starts[m] = a
             m += 1
-            for cl in range(a >> line_bits, ((a + w - 1) >> line_bits) + 1):
-                if not insert(keys, marks, mark, cl):
+            if not ordered:
+                continue
+            if m > 1:
+                gap = a - starts[m - 2]
+                if gap < 0:
+                    ordered = False
                     continue
-                if n == lines.shape[0]:  # grow the output (amortised doubling)
-                    bigger = np.empty(2 * n, np.int64)
-                    bigger[:n] = lines[:n]
-                    lines = bigger
-                lines[n] = cl
-                n += 1
+                total += min(w, gap)  # what the lane before added beyond this one
+            for cl in range(a >> line_bits, ((a + w - 1) >> line_bits) + 1):
+                if n == offsets[k] or cl > lines[n - 1]:
+                    lines[n] = cl
+                    n += 1
+        if ordered:
+            useful[k] = total + w if m else 0
+        else:  # lanes out of order: start over with a hash set of lines
+            n = offsets[k]
+            for j in range(m):
+                a = starts[j]
+                for cl in range(a >> line_bits, ((a + w - 1) >> line_bits) + 1):
+                    if insert(keys, marks, mark, cl):
+                        lines[n] = cl
+                        n += 1
+            useful[k] = _distinct_bytes(starts, m, w, keys, marks, mark + n_inst + 1)
         offsets[k + 1] = n
         requested[k] = m * w
-        useful[k] = _distinct_bytes(starts, m, w, keys, marks, mark + n_inst + 1)
     out = lines[:n].copy()
     for j in range(n):
         out[j] <<= line_bits
@@ -184,6 +204,12 @@ def _distinct_bytes(starts, m, w, keys, marks, mark):
             starts[h + 1] = starts[h]
             h -= 1
         starts[h + 1] = a
+    return _sorted_union(starts, m, w)
+
+
+@numba.njit(cache=True, nogil=True)
+def _sorted_union(starts, m, w):
+    """Bytes in the union of [starts[j], starts[j] + w), j < m, for sorted starts."""
     total = 0
     for j in range(m):
         total += w if j == m - 1 else min(w, starts[j + 1] - starts[j])
@@ -230,7 +256,13 @@ def _sector_masks(addr, mask, width, lines, offsets, line_bits, sector_bits):
     return out
 
 
-def _popcount(bits: np.ndarray) -> np.ndarray:
-    """Set bits of each entry (at most 64)."""
-    return np.unpackbits(bits.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1).sum(
-        axis=1).astype(np.int64)
+@numba.njit(cache=True, nogil=True)
+def _popcount(bits):
+    """Set bits of each entry (at most 64; Kernighan's loop: one pass per set bit)."""
+    out = np.zeros(bits.shape[0], np.int64)
+    for j in range(bits.shape[0]):
+        b = bits[j]
+        while b:
+            b &= b - 1
+            out[j] += 1
+    return out

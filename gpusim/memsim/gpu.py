@@ -324,29 +324,37 @@ def _run_level(tags, counters, sets, ways, line_bits, write_back, write_allocate
                req_addr, req_size, req_store, req_inst,
                out_addr, out_size, out_store, out_src):  # fmt: skip
     """Send request ``i`` to instance ``req_inst[i]`` (``-1``: pass it through untouched);
-    what each emits goes to ``out_*`` in order, with ``out_src`` = ``i``."""
+    what each emits goes to ``out_*`` in order, with ``out_src`` = ``i``. Consecutive
+    requests for one instance (a wavefront's lines, a CU's stream) go in one batch."""
     n = req_addr.shape[0]
     size_step = 1 if req_size.shape[0] > 1 else 0
     n_out = 0
-    for i in range(n):
+    i = 0
+    while i < n:
         k = req_inst[i]
-        j = i * size_step
+        j = i + 1
+        while j < n and req_inst[j] == k:
+            j += 1
         if k < 0:
-            out_addr[n_out] = req_addr[i]
-            out_size[n_out] = req_size[j]
-            out_store[n_out] = req_store[i]
-            out_src[n_out] = i
-            n_out += 1
-            continue
-        stop, m = access_batch(
-            tags[k], counters[k], sets, ways, line_bits, write_back, write_allocate, store_lru,
-            req_addr[i:i + 1], req_size[j:j + 1], req_store[i:i + 1], 0,
-            out_addr[n_out:], out_size[n_out:], out_store[n_out:],
-        )  # fmt: skip
-        if stop != 1:
-            raise RuntimeError("cache output buffer too small (internal error)")
-        out_src[n_out : n_out + m] = i
-        n_out += m
+            for r in range(i, j):
+                out_addr[n_out] = req_addr[r]
+                out_size[n_out] = req_size[r * size_step]
+                out_store[n_out] = req_store[r]
+                out_src[n_out] = r
+                n_out += 1
+        else:
+            stop, m = access_batch(
+                tags[k], counters[k], sets, ways, line_bits, write_back, write_allocate,
+                store_lru, req_addr[i:j], req_size[i * size_step:(j - 1) * size_step + 1],
+                req_store[i:j], 0, out_addr[n_out:], out_size[n_out:], out_store[n_out:],
+                out_src[n_out:],
+            )  # fmt: skip
+            if stop != j - i:
+                raise RuntimeError("cache output buffer too small (internal error)")
+            for q in range(n_out, n_out + m):
+                out_src[q] += i
+            n_out += m
+        i = j
     return n_out
 
 
@@ -380,15 +388,21 @@ def _instruction_counts(trace: Trace) -> dict[str, int]:
 
 def _coalescing_by_site(c: Any, site: np.ndarray) -> dict[int, dict[str, float]]:
     out = {}
-    moved, useful = c.bytes_moved, c.bytes_useful
-    for s in np.unique(site):
-        m = site == s
-        bm, bu = int(moved[m].sum()), int(useful[m].sum())
-        out[int(s)] = {
-            "instructions": int(m.sum()), "requests": int(c.requests[m].sum()),
-            "requests_per_instruction": float(c.requests[m].mean()),
-            "bytes_requested": int(c.bytes_requested[m].sum()), "bytes_useful": bu,
-            "bytes_moved": bm, "efficiency": bu / bm if bm else 1.0,
+    sites, which = np.unique(site, return_inverse=True)
+    n = len(sites)
+
+    def per_site(values: np.ndarray) -> list[int]:
+        return np.bincount(which, weights=values, minlength=n).astype(np.int64).tolist()
+
+    inst = np.bincount(which, minlength=n).tolist()
+    req, moved = per_site(c.requests), per_site(c.bytes_moved)
+    asked, useful = per_site(c.bytes_requested), per_site(c.bytes_useful)
+    for k, s in enumerate(sites.tolist()):
+        out[s] = {
+            "instructions": inst[k], "requests": req[k],
+            "requests_per_instruction": req[k] / inst[k],
+            "bytes_requested": asked[k], "bytes_useful": useful[k],
+            "bytes_moved": moved[k], "efficiency": useful[k] / moved[k] if moved[k] else 1.0,
         }  # fmt: skip
     return out
 

@@ -47,6 +47,7 @@ def access_batch(
     sets, ways, line_bits, write_back, write_allocate, store_lru,  # Spec numbers
     req_addr, req_size, req_store, start,  # requests; size/store arrays may have length 1
     out_addr, out_size, out_store,  # requests for the next level, written from index 0
+    out_src,  # the request index behind each of them (an empty array: not wanted)
 ):  # fmt: skip
     """Run requests ``start ..`` through one level; return ``(stop, n_out)``.
 
@@ -63,6 +64,7 @@ def access_batch(
     set_mask = sets - 1 if sets & (sets - 1) == 0 else -1  # AND instead of % when possible
     line = np.int64(1) << line_bits
     cap = out_addr.shape[0]
+    want_src = out_src.shape[0] > 0
     # Counts live in locals, added to ``counters`` once at the end: an array element
     # updated in the loop may alias ``tags``, so LLVM would store it every time.
     loads = stores = load_bytes = store_bytes = 0
@@ -138,6 +140,8 @@ def access_batch(
                     out_addr[n_out] = cl << line_bits  # fetch the whole line from below
                     out_size[n_out] = line
                     out_store[n_out] = 0
+                    if want_src:
+                        out_src[n_out] = i
                     n_out += 1
                     victim = tags[base]  # put there by the shift above
                     if victim != -1:
@@ -147,6 +151,8 @@ def access_batch(
                             out_addr[n_out] = (victim >> 1) << line_bits
                             out_size[n_out] = line
                             out_store[n_out] = 1
+                            if want_src:
+                                out_src[n_out] = i
                             n_out += 1
                     if is_store and write_back:
                         tags[base] = key  # dirty
@@ -159,6 +165,8 @@ def access_batch(
                 out_addr[n_out] = lo
                 out_size[n_out] = hi - lo
                 out_store[n_out] = 1
+                if want_src:
+                    out_src[n_out] = i
                 n_out += 1
                 throughs += 1
                 through_bytes += hi - lo
@@ -215,6 +223,9 @@ def count_stream(req_size, req_store, n, memory):
     memory[3] += store_bytes
 
 
+_NO_SRC = np.empty(0, np.int64)  # run_batch's callers do not ask which request emitted what
+
+
 def run_batch(
     spec: Cache,
     state: CacheState,
@@ -239,5 +250,5 @@ def run_batch(
         state.tags, state.counters,
         spec.sets, spec.ways, spec.line_bits,
         spec.write_back, spec.write_allocate, spec.store_updates_lru,
-        addr, size, is_store, start, *out,
+        addr, size, is_store, start, *out, _NO_SRC,
     )  # fmt: skip

@@ -41,6 +41,26 @@ def test_random_lanes_request_their_distinct_lines_in_first_touch_order():
         assert c.lines[c.offsets[k] : c.offsets[k + 1]].tolist() == lines[np.sort(first)].tolist()
 
 
+@pytest.mark.parametrize("width", [1, 4, 6, 16, 200])
+@pytest.mark.parametrize("ordered", [True, False])
+def test_lines_and_useful_bytes_match_numpy(width, ordered):
+    """Lanes in address order (the coalescer's no-hash path) and in random order, with
+    repeats, overlaps, unaligned widths and inactive lanes, against NumPy's byte sets."""
+    rng = np.random.default_rng(width)
+    addr = rng.integers(0, 1 << 12, (60, 64)) * rng.choice([1, 2, 4, 64], (60, 1))
+    addr = np.sort(addr, axis=1) if ordered else addr
+    active = rng.random((60, 64)) < 0.9
+    c = coalesce(addr, active=active, bytes_per_lane=width, line=128)
+    for k in range(60):
+        starts = addr[k][active[k]]
+        touched = (starts[:, None] + np.arange(width)).ravel()  # every byte, lane order
+        lines = touched // 128 * 128
+        _, first = np.unique(lines, return_index=True)
+        assert c.lines[c.offsets[k]:c.offsets[k + 1]].tolist() == lines[np.sort(first)].tolist()
+        assert c.bytes_useful[k] == len(np.unique(touched))
+        assert c.bytes_requested[k] == len(starts) * width
+
+
 def test_lane_straddling_a_line_touches_both():
     c = coalesce([126], bytes_per_lane=4, line=128)
     assert c.lines.tolist() == [0, 128]
