@@ -63,6 +63,8 @@ def launch_key(launch: Any) -> tuple:
         if isinstance(a, np.ndarray):
             parts.append((a.shape, a.strides, a.dtype.str,
                           a.ctypes.data if a.dtype.kind in "iu" else 0))
+        elif isinstance(a, np.void):  # a record scalar: mutable, so its type and bytes
+            parts.append((a.dtype, a.tobytes()))
         elif isinstance(a, (int, float, complex, bool, np.generic)):
             parts.append(a)
         else:  # records, tuples: their type

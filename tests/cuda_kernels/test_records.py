@@ -3,7 +3,6 @@
 arguments, against the same operations done by NumPy on the host."""
 
 import numpy as np
-import pytest
 
 from gpusim import cuda
 
@@ -46,9 +45,6 @@ def test_whole_record_copy():
     np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open bug (merge of the default sampled timing model, issue 13, with records, issue 19): "
-    "the estimate memo key hashes the record scalar (unhashable np.void); see the session-3 note"))
 def test_record_scalar_argument_is_written_back():
     @cuda.jit
     def k(r, v, out):
@@ -76,9 +72,6 @@ def test_one_field_per_thread_of_a_device_record_array():
     np.testing.assert_array_equal(d.copy_to_host()["b"], np.array([1, 2, 3]) * np.arange(3))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open bug (merge of the default sampled timing model, issue 13, with records, issue 19): "
-    "the estimate memo key hashes the record scalar (unhashable np.void); see the session-3 note"))
 def test_records_of_two_dtypes_are_typed_apart():
     other = np.dtype([("b", np.float64), ("a", np.int16)])
 
