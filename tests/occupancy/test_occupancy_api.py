@@ -88,6 +88,15 @@ def test_devices_by_key_gfx_target_or_spec():
         occupancy(block_size=64, device="h100")
 
 
+@pytest.mark.parametrize("regs,blocks,percent", [(32, 8, 100), (64, 4, 50), (128, 2, 25)])
+def test_calibration_target_by_key_matches_cuda_occupancy(regs, blocks, percent):
+    """The H200 (a calibration target, not listed for the course) resolves by key; its
+    figures follow the CUDA occupancy rules for sm_90 (65536 registers and 2048 threads per
+    SM): 256-thread blocks at 32/64/128 registers a thread fit 8/4/2 blocks."""
+    occ = occupancy(block_size=256, vgprs=regs, device="h200")
+    assert (occ.workgroups_per_cu, round(100 * occ.fraction)) == (blocks, percent)
+
+
 def test_repr_and_explain_read_as_sentences():
     o = occupancy(block_size=256, lds_bytes=21800)
     assert repr(o) == (
