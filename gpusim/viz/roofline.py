@@ -17,8 +17,9 @@ from bokeh.models import ColumnDataSource
 from bokeh.plotting import figure
 
 from gpusim.devices import DeviceSpec, get_spec, list_devices
+from gpusim.profiler import KernelRecord
 from gpusim.viz.base import Summary, View, dropdown
-from gpusim.viz.inputs import traced_kernels
+from gpusim.viz.inputs import records_of, traced_kernels
 
 LEVELS = ("vL1D", "L2", "MALL", "HBM")
 COLORS = {"vL1D": "#2ca02c", "L2": "#1f77b4", "MALL": "#9467bd", "HBM": "#d62728",
@@ -106,6 +107,10 @@ def roofline(records: Any, device: str | None = None) -> View:
     ['vL1D', 'L2', 'MALL', 'HBM']
     """
     kernels = traced_kernels(records, "roofline")
+    # Library calls (rocBLAS, rocFFT, ...) are modeled from bytes moved, not traced per
+    # level, so they have no point here: name them rather than dropping them silently.
+    untraced = sorted({r.name for r in records_of(records)
+                       if isinstance(r, KernelRecord) and not r.memory.get("device")})
     dev = dropdown("device", list_devices(), device or kernels[0].memory["device"])
     level = dropdown("level", [("all", "all"), *[(lv, lv) for lv in LEVELS]], "all")
     roof_src = ColumnDataSource({"xs": [], "ys": [], "name": [], "source": [], "color": []})
@@ -134,6 +139,9 @@ def roofline(records: Any, device: str | None = None) -> View:
             ai = ", ".join(f"{lv} {flops / k.breakdown[f'bytes_{lv}']:.3g}" for lv in chosen
                            if k.breakdown.get(f"bytes_{lv}"))
             rows.append((k.name, f"{flops / k.duration_ns:,.1f} GFLOP/s; FLOP/byte: {ai}"))
+        if untraced:
+            rows.append(("not shown", f"{', '.join(untraced)}: no per-level traffic "
+                         "(library calls, or kernels launched outside profile(memory=True))"))
         return rows
 
     return View("Roofline", {"roofline": f}, {"roofs": roof_src, "peaks": flat_src,

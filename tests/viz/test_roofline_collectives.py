@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+import view_kernels as K
 
 import gpusim
 from gpusim import hip, rccl, viz
@@ -89,3 +90,26 @@ def test_collectives_view_walks_the_steps(monkeypatch):
     assert sum(v.sources["links"].data["bytes"]) == sum(link_bytes(r).values())
     with pytest.raises(ViewError, match="no CollectiveRecord"):
         viz.collectives([])
+
+
+def test_roofline_names_the_library_calls_it_cannot_place():
+    """A rocBLAS call in the same memory profile as a traced kernel has no per-level
+    bytes: the roofline lists it under "not shown" instead of dropping it silently."""
+    from gpusim import rocblas
+
+    n = 64
+    a = hip.to_device(np.ones((n, n), np.float32))
+    c = hip.device_array((n, n), np.float32)
+    x = hip.to_device(np.ones(4096, np.float32))
+    handle = rocblas.rocblas_create_handle()
+    with gpusim.profile(memory=True) as prof:
+        K.saxpy[16, 256](np.float32(2.0), x, x, x)
+        rocblas.rocblas_sgemm(handle, rocblas.rocblas_operation_none,
+                              rocblas.rocblas_operation_none, n, n, n, 1.0, a, n, a, n,
+                              0.0, c, n)
+        hip.synchronize()
+    summary = dict(viz.roofline(prof).summary)
+    gemm = next(k for k in prof.kernels if k.name != "saxpy")
+    assert gemm.name.startswith("Cijk_")  # rocBLAS names its kernels as Tensile does
+    assert summary["not shown"].startswith(gemm.name)
+    assert "saxpy" in summary
