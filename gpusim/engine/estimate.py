@@ -21,8 +21,11 @@ whole). The scaled machine also hashes addresses to cache sets (``hash_sets``: a
 2-D array's rows do not all fall in one set) and fills L2 misses by 32-byte sectors
 (``sectors``), both calibrated against an H200 (benchmarks/calibration).
 ``breakdown["estimate"]`` says which way the time was made: ``"sampled"``,
-``"memo"`` or ``"traced"``. A memo entry is stale when an integer array's *contents*
-change between launches of the same shapes (say, a new permutation in the same buffer):
+``"memo"``, ``"traced"``, or ``"first-order"`` when the sample could not be traced (an
+internal failure of the trace variant, never the user's: ``first_order``; the launch
+itself runs as usual and ``breakdown["estimate_failure"]`` says why).
+A memo entry is stale when an integer array's *contents* change between launches of
+the same shapes (say, a new permutation in the same buffer):
 re-allocate, or trace (``gpusim.config.trace``) to model that launch again.
 
 >>> from gpusim.devices import get_spec
@@ -45,7 +48,7 @@ from gpusim.devices import DeviceSpec
 from gpusim.engine.tracing import TracedLaunch
 from gpusim.memsim import GpuMemoryModel
 from gpusim.occupancy_model import occupancy
-from gpusim.timing import kernel_time
+from gpusim.timing import kernel_estimate, kernel_time
 
 ENABLED = True  # False: launches keep the first-order estimate (benchmarks' baseline)
 SAMPLE = 64  # work-groups traced per modeled launch (a grid this small is traced whole)
@@ -132,3 +135,17 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
                     del _memo[old]
             _memo[key] = (seconds, breakdown)
     return seconds, breakdown
+
+
+def first_order(spec: DeviceSpec, *, threads: int, bytes_moved: int, failure: str
+                ) -> tuple[float, dict[str, Any]]:
+    """(seconds, breakdown) when the sampled trace failed: ``timing.kernel_estimate``'s
+    roofline, with the reason in the breakdown (not memoised: the next launch says it too).
+
+    >>> from gpusim.devices import get_spec
+    >>> t, why = first_order(get_spec("mi300x"), threads=1024, bytes_moved=8192, failure="x")
+    >>> why["estimate"], why["estimate_failure"]
+    ('first-order', 'x')
+    """
+    seconds, breakdown = kernel_estimate(spec, threads=threads, bytes_moved=bytes_moved)
+    return seconds, {**breakdown, "estimate": "first-order", "estimate_failure": failure}

@@ -93,13 +93,20 @@ def traced_variant(ck: CompiledKernel) -> CompiledKernel:
     with _lock:
         tk = _variants.get(key)
     if tk is None:
-        tk = compile_kernel(ck.ir.pyfunc, ck.arg_types, wave_size=ck.wave_size, mode="trace")
-        if [(s.line, s.col, s.array) for s in tk.sites] != [
-                (s.line, s.col, s.array) for s in ck.sites]:  # faults name the fast path's
-            raise KernelCompileError(f"kernel '{ck.name}': trace and fast variants disagree "
-                                     "on fault sites (internal error)")
+        try:
+            tk = compile_kernel(ck.ir.pyfunc, ck.arg_types, wave_size=ck.wave_size,
+                                mode="trace")
+            if [(s.line, s.col, s.array) for s in tk.sites] != [
+                    (s.line, s.col, s.array) for s in ck.sites]:  # faults name the fast path's
+                raise KernelCompileError(f"kernel '{ck.name}': trace and fast variants "
+                                         "disagree on fault sites (internal error)")
+        except Exception as exc:  # the fast variant compiled: the failure is the trace's
+            tk = KernelCompileError(f"kernel '{ck.name}': its trace variant failed to build "
+                                    f"({type(exc).__name__}: {exc})")
         with _lock:
-            _variants[key] = tk
+            _variants[key] = tk  # a failure too: later launches do not retry it
+    if isinstance(tk, KernelCompileError):
+        raise tk
     return tk
 
 
@@ -135,6 +142,7 @@ class Tracer:
         # here and no result when the kernel could not be traced: it then runs untraced)
         self.spans: list[tuple[int, int]] = []
         self.result: TracedLaunch | None = None
+        self.failure = ""  # why there is no result although the launch ran (internal)
 
     def run(self, ck: CompiledKernel, call_args: tuple, grid: tuple, block: tuple,
             dynamic_lds_bytes: int, device: Any) -> list[BaseException]:
@@ -148,7 +156,9 @@ class Tracer:
         try:
             tk = traced_variant(ck)
         except KernelCompileError as exc:  # never lose a launch to the trace: run it plain
-            warnings.warn(f"kernel '{ck.name}' runs untraced: {exc}", stacklevel=2)
+            self.failure = str(exc)
+            if not self.sample:  # asked for (config.trace, profile(memory=True)): say so
+                warnings.warn(f"kernel '{ck.name}' runs untraced: {exc}", stacklevel=2)
             return []
         lim, nblocks = self.limits, math.prod(grid)
         nt, nuser = math.prod(block), len(ck.params)
@@ -205,9 +215,14 @@ class Tracer:
                     run_spans(tr, spans)
 
             errors = run_workers(worker, ctl, len(parts), config.watchdog_seconds)
-            if not errors:
-                self.result = self._build(tk, _merge(parts, self.spans[0][0]), grid, block,
-                                          device.wave_size)
+            if not errors:  # every work-group ran: a failure from here on is the model's
+                try:
+                    self.result = self._build(tk, _merge(parts, self.spans[0][0]), grid,
+                                              block, device.wave_size)
+                except Exception as exc:
+                    self.failure = f"the trace could not be built ({type(exc).__name__}: {exc})"
+                    if not self.sample:
+                        warnings.warn(f"kernel '{ck.name}': {self.failure}", stacklevel=2)
         return errors
 
     @property

@@ -147,16 +147,19 @@ class TraceInstrument(Instrument):
             return None
         kir, kind = self.kir, KINDS[gen.access]
         if space == "global":
+            if array not in kir.params:  # a view variable: its device address is not known
+                return None
             k = kir.params.index(array)
-            base = f"_tr[4][{k}]"
-            strides = [f"{array}.strides[{d}]" for d in range(len(checked))]
+            base, ndim = f"_tr[4][{k}]", kir.arg_types[k].ndim
+            strides = [f"{array}.strides[{d}]" for d in range(ndim)]
             itemsize = np.dtype(str(kir.arg_types[k].dtype)).itemsize
         else:
             decl = kir.arrays[array]
             base, itemsize = str(self.lds[array]), decl.dtype.itemsize
             shape = (1,) if decl.dynamic else decl.shape
+            ndim = len(shape)
             strides = [str(itemsize * int(np.prod(shape[d + 1:], dtype=np.int64)))
-                       for d in range(len(checked))]
+                       for d in range(ndim)]
         if site >= tracelib.MAX_SITES:
             raise KernelCompileError(f"kernel '{kir.name}' has too many memory instructions "
                                      f"to trace (more than {tracelib.MAX_SITES})")
@@ -165,12 +168,30 @@ class TraceInstrument(Instrument):
         text = kir.src.line_text(s.line).strip() if own else f"{s.func}, line {s.line}"
         kir.trace_sites[site] = TraceSite(space, KIND_NAMES[kind], s.array, itemsize, s.line,
                                           text)
+        head = [ast.Name("_tr", ast.Load()), ast.Constant(site * 4 + kind),
+                ast.Name("_t", ast.Load()), _parse(base)]
+        if len(checked) < ndim or any(isinstance(c, ast.Slice) for c in checked):
+            # a view (`a[i, :]`, `a[i]` of 2-D) or an assignment to one (`a[0:2] = v`)
+            if kind == KINDS["read"]:  # making a view touches no memory
+                return None
+            self.helpers.add("trace_slice")
+            parts = [_slice_call(c) if isinstance(c, ast.Slice) else c for c in checked]
+            whole = [_parse(f"{array}.shape[{d}]") for d in range(len(checked), ndim)]
+            call = ast.Call(ast.Name("_trace_slice", ast.Load()), [
+                *head, _parse(f"({', '.join(strides)},)"), ast.Tuple(bounds + whole, ast.Load()),
+                ast.Tuple(parts + [_slice_call(ast.Slice())] * len(whole), ast.Load())], [])
+            return ast.Subscript(call, ast.Constant(0), ast.Load()) if ndim == 1 else call
         helper = f"trace_ix{len(checked)}"
         self.helpers.add(helper)
-        args = [ast.Name("_tr", ast.Load()), ast.Constant(site * 4 + kind),
-                ast.Name("_t", ast.Load()), _parse(base), *(_parse(x) for x in strides),
-                *checked]
+        args = [*head, *(_parse(x) for x in strides[:len(checked)]), *checked]
         return ast.Call(ast.Name("_" + helper, ast.Load()), args, [])
+
+
+def _slice_call(s: ast.Slice) -> ast.expr:
+    """``lo:hi:st`` as ``slice(lo, hi, st)``: a value a helper can take."""
+    none = ast.Constant(None)
+    return ast.Call(ast.Name("slice", ast.Load()),
+                    [s.lower or none, s.upper or none, s.step or none], [])
 
 
 def _parse(text: str) -> ast.expr:
