@@ -122,7 +122,8 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
         if model is None:
             model = _models[small] = GpuMemoryModel(small, hash_sets=True, sectors=True)
         model.reset()
-        mem = model.run(traced.trace, workgroups_per_cu=max(1, occ.workgroups_per_cu))
+        mem = model.run(traced.trace, workgroups_per_cu=max(1, occ.workgroups_per_cu),
+                        detail=False)
     seconds, breakdown = kernel_time(spec, traced.counts, mem,
                                      occupancy=max(1, occ.waves_per_simd),
                                      workgroups=traced.total_workgroups)

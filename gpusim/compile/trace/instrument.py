@@ -48,7 +48,7 @@ from numba.core import types as nbtypes
 from gpusim.compile.codegen.instrument import Instrument
 from gpusim.compile.ir import KernelIR, Region
 from gpusim.compile.trace import events as tracelib
-from gpusim.compile.trace.costs import Cost, block_cost, loop_iteration_cost
+from gpusim.compile.trace.costs import Cost, block_cost, loop_iteration_cost, unrolled
 from gpusim.errors import KernelCompileError
 
 KINDS = {"read": 0, "write": 1, "atomic": 2, "update": tracelib.KIND_UPDATE}
@@ -108,6 +108,7 @@ class TraceInstrument(Instrument):
         self.threads = False  # inside a region's thread loop (where `_t` exists)
         self.helpers: set[str] = set()
         self.loop_bodies: dict[int, Cost] = {}  # id(body list) -> cost of one iteration
+        self.unrolled: set[int] = set()  # id(body list) of loops a compiler unrolls
 
     def imports(self) -> list[str]:
         names = sorted(self.helpers | {"trace_workgroup"})
@@ -128,11 +129,14 @@ class TraceInstrument(Instrument):
         for node in (n for s in region.stmts for n in ast.walk(s)):
             if isinstance(node, (ast.For, ast.While)):
                 self.loop_bodies[id(node.body)] = loop_iteration_cost(node, self.kir)
+                if unrolled(node, self.kir):
+                    self.unrolled.add(id(node.body))
 
     def statements(self, stmts: list[ast.stmt], out: Any) -> None:
         if not self.threads:
             return
-        cost = block_cost(stmts, self.kir) + self.loop_bodies.get(id(stmts), Cost())
+        cost = (block_cost(stmts, self.kir, folded=id(stmts) in self.unrolled)
+                + self.loop_bodies.get(id(stmts), Cost()))
         counts = [f"_tr[3][{k}, _t] += {v}" for k, v in enumerate(cost) if v]
         if counts:
             out.line("; ".join(counts) + "  # trace: instructions")
