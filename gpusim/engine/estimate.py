@@ -8,7 +8,9 @@ trace::
                             of every integer array (its contents may be indices)
       memo hit            --> the time and breakdown of the first such launch
       miss: a Tracer(sample=SAMPLE) --> about SAMPLE work-groups spread over the grid run
-                              instrumented (runs of consecutive ones), the rest fast
+                              instrumented (runs of consecutive ones; half of them
+                              when the first half's work-groups all do the same work:
+                              ``tracing._phases``), the rest fast
             estimate()    --> the memory model on a *scaled machine*, then
                               timing.kernel_time on the real one
 
@@ -51,7 +53,7 @@ from gpusim.occupancy_model import occupancy
 from gpusim.timing import kernel_estimate, kernel_time
 
 ENABLED = True  # False: launches keep the first-order estimate (benchmarks' baseline)
-SAMPLE = 64  # work-groups traced per modeled launch (a grid this small is traced whole)
+SAMPLE = 64  # work-groups traced per modeled launch at most (a grid this small: all)
 MEMO_SIZE = 4096  # remembered launch shapes; the oldest half goes when it is full
 _memo: dict[tuple, tuple[float, dict]] = {}
 _models: dict[DeviceSpec, GpuMemoryModel] = {}

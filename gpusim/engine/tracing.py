@@ -4,7 +4,9 @@
 
     launch(ck, ..., tracer=Tracer(addresses, sample=0))
       traced work-groups    trace variant (mode "trace"): a prefix of the grid, or with
-                            ``sample=n`` about n spread over it (``plan_spans``); the
+                            ``sample=n`` about n spread over it (``plan_spans``: the
+                            first and middle runs, the others only if those
+                            work-groups differ in work, ``_phases``); the
                             first alone (it sizes what fits), then the rest split over
                             the host's cores, each worker with its own share of the
                             event buffers (``_split``, ``_merge``): lane events +
