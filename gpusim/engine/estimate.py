@@ -62,8 +62,10 @@ _lock = threading.Lock()
 
 def launch_key(launch: Any) -> tuple:
     """What a launch's modeled time depends on (module docstring)."""
-    parts: list[Any] = [id(launch.kernel), launch.grid, launch.block, launch.dynamic_lds_bytes,
-                        launch.device.key]
+    # the kernel's dispatcher itself, not its id(): the key keeps it alive, so a kernel
+    # collected and replaced by another at the same address cannot alias its entry
+    parts: list[Any] = [launch.kernel.run, launch.grid, launch.block,
+                        launch.dynamic_lds_bytes, launch.device.key]
     for a in launch.args:
         if isinstance(a, np.ndarray):
             parts.append((a.shape, a.strides, a.dtype.str,
