@@ -1,13 +1,15 @@
 """Time the calibration suite on a real NVIDIA GPU through numba-cuda (device machine).
 
 Usage (on the machine with the GPU): ``GPUSIM_CALIBRATE_ON=numba python3
-benchmarks/calibration/measure_cuda.py OUT.json``. Each case: arguments copied to the
+benchmarks/calibration/measure_cuda.py OUT.json [MODULE]``, MODULE ``suite`` (default)
+or ``heldout`` (kernels no model constant was chosen on). Each case: arguments copied to the
 device once, 3 warm-up launches, then 20 launches each timed with CUDA events; the
 median is kept (and min/max). The first launch's output is checked against NumPy.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import platform
@@ -80,7 +82,7 @@ def measure(case: suite.Case, rng: np.random.Generator) -> dict:
             "min_us": times[0], "max_us": times[-1], "rel_error_vs_numpy": error}
 
 
-def main(path: str) -> None:
+def main(path: str, source: str = "suite") -> None:
     import numba
 
     rng = np.random.default_rng(2026)
@@ -89,7 +91,7 @@ def main(path: str) -> None:
                           "clocks.mem,clocks.max.sm", "--format=csv,noheader"],
                          capture_output=True, text=True).stdout.strip()
     rows = []
-    for case in suite.cases():
+    for case in importlib.import_module(source).cases():
         row = measure(case, rng)
         rows.append(row)
         err = row["rel_error_vs_numpy"]
@@ -101,10 +103,10 @@ def main(path: str) -> None:
             "numba": numba.__version__, "python": platform.python_version(),
             "method": f"CUDA events around each launch; {WARMUP} warm-ups, median of "
                       f"{REPEAT}; arguments on the device before timing; clocks as found",
-            "script": "benchmarks/calibration/measure_cuda.py"}
+            "script": f"benchmarks/calibration/measure_cuda.py (cases of {source}.py)"}
     with open(path, "w") as fh:
         json.dump({"meta": meta, "cases": rows}, fh, indent=1)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:3])

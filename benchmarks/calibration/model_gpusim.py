@@ -11,6 +11,7 @@ Usage: ``python benchmarks/calibration/model_gpusim.py [device]`` prints the tab
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import time
@@ -19,20 +20,21 @@ import numpy as np
 
 os.environ.pop("GPUSIM_CALIBRATE_ON", None)  # the suite's kernels in gpusim's spelling
 sys.path.insert(0, os.path.dirname(__file__))
-import suite  # noqa: E402
 from suite import cuda  # noqa: E402
 
 import gpusim  # noqa: E402
 
 
-def modeled_times(device: str = "h200", names: list[str] | None = None) -> list[dict]:
+def modeled_times(device: str = "h200", names: list[str] | None = None,
+                  source: str = "suite") -> list[dict]:
     """One row per case: name, family, modeled_us, bound, estimate, host_s (host
-    seconds of the launch, compilation included); ``names``: only these cases."""
+    seconds of the launch, compilation included); ``names``: only these cases;
+    ``source``: the module whose ``cases()`` to run (``suite`` or ``heldout``)."""
     gpusim.set_system(device, 1)
     try:
         rng = np.random.default_rng(2026)
         rows = []
-        for case in suite.cases():
+        for case in importlib.import_module(source).cases():
             host = case.args(rng)  # every case draws, so the inputs match measure_cuda.py
             if names is not None and case.name not in names:
                 continue
@@ -57,6 +59,6 @@ def modeled_times(device: str = "h200", names: list[str] | None = None) -> list[
 
 
 if __name__ == "__main__":
-    for row in modeled_times(*sys.argv[1:2]):
+    for row in modeled_times(*sys.argv[1:2], source=(sys.argv[2:3] or ["suite"])[0]):
         print(f"{row['name']:24s} {row['modeled_us']:10.1f} us  {row['bound']:8s} "
               f"{row['estimate']:8s} host {row['host_s']:6.2f} s")

@@ -8,7 +8,9 @@ trace::
                             of every integer array (its contents may be indices)
       memo hit            --> the time and breakdown of the first such launch
       miss: a Tracer(sample=SAMPLE) --> about SAMPLE work-groups spread over the grid run
-                              instrumented (runs of consecutive ones), the rest fast
+                              instrumented (runs of consecutive ones; half of them
+                              when the first half's work-groups all do the same work:
+                              ``tracing._phases``), the rest fast
             estimate()    --> the memory model on a *scaled machine*, then
                               timing.kernel_time on the real one
 
@@ -21,8 +23,11 @@ whole). The scaled machine also hashes addresses to cache sets (``hash_sets``: a
 2-D array's rows do not all fall in one set) and fills L2 misses by 32-byte sectors
 (``sectors``), both calibrated against an H200 (benchmarks/calibration).
 ``breakdown["estimate"]`` says which way the time was made: ``"sampled"``,
-``"memo"`` or ``"traced"``. A memo entry is stale when an integer array's *contents*
-change between launches of the same shapes (say, a new permutation in the same buffer):
+``"memo"``, ``"traced"``, or ``"first-order"`` when the sample could not be traced (an
+internal failure of the trace variant, never the user's: ``first_order``; the launch
+itself runs as usual and ``breakdown["estimate_failure"]`` says why).
+A memo entry is stale when an integer array's *contents* change between launches of
+the same shapes (say, a new permutation in the same buffer):
 re-allocate, or trace (``gpusim.config.trace``) to model that launch again.
 
 >>> from gpusim.devices import get_spec
@@ -45,10 +50,10 @@ from gpusim.devices import DeviceSpec
 from gpusim.engine.tracing import TracedLaunch
 from gpusim.memsim import GpuMemoryModel
 from gpusim.occupancy_model import occupancy
-from gpusim.timing import kernel_time
+from gpusim.timing import kernel_estimate, kernel_time
 
 ENABLED = True  # False: launches keep the first-order estimate (benchmarks' baseline)
-SAMPLE = 64  # work-groups traced per modeled launch (a grid this small is traced whole)
+SAMPLE = 64  # work-groups traced per modeled launch at most (a grid this small: all)
 MEMO_SIZE = 4096  # remembered launch shapes; the oldest half goes when it is full
 _memo: dict[tuple, tuple[float, dict]] = {}
 _models: dict[DeviceSpec, GpuMemoryModel] = {}
@@ -57,8 +62,10 @@ _lock = threading.Lock()
 
 def launch_key(launch: Any) -> tuple:
     """What a launch's modeled time depends on (module docstring)."""
-    parts: list[Any] = [id(launch.kernel), launch.grid, launch.block, launch.dynamic_lds_bytes,
-                        launch.device.key]
+    # the kernel's dispatcher itself, not its id(): the key keeps it alive, so a kernel
+    # collected and replaced by another at the same address cannot alias its entry
+    parts: list[Any] = [launch.kernel.run, launch.grid, launch.block,
+                        launch.dynamic_lds_bytes, launch.device.key]
     for a in launch.args:
         if isinstance(a, np.ndarray):
             parts.append((a.shape, a.strides, a.dtype.str,
@@ -119,7 +126,8 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
         if model is None:
             model = _models[small] = GpuMemoryModel(small, hash_sets=True, sectors=True)
         model.reset()
-        mem = model.run(traced.trace, workgroups_per_cu=max(1, occ.workgroups_per_cu))
+        mem = model.run(traced.trace, workgroups_per_cu=max(1, occ.workgroups_per_cu),
+                        detail=False)
     seconds, breakdown = kernel_time(spec, traced.counts, mem,
                                      occupancy=max(1, occ.waves_per_simd),
                                      workgroups=traced.total_workgroups)
@@ -132,3 +140,17 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
                     del _memo[old]
             _memo[key] = (seconds, breakdown)
     return seconds, breakdown
+
+
+def first_order(spec: DeviceSpec, *, threads: int, bytes_moved: int, failure: str
+                ) -> tuple[float, dict[str, Any]]:
+    """(seconds, breakdown) when the sampled trace failed: ``timing.kernel_estimate``'s
+    roofline, with the reason in the breakdown (not memoised: the next launch says it too).
+
+    >>> from gpusim.devices import get_spec
+    >>> t, why = first_order(get_spec("mi300x"), threads=1024, bytes_moved=8192, failure="x")
+    >>> why["estimate"], why["estimate_failure"]
+    ('first-order', 'x')
+    """
+    seconds, breakdown = kernel_estimate(spec, threads=threads, bytes_moved=bytes_moved)
+    return seconds, {**breakdown, "estimate": "first-order", "estimate_failure": failure}

@@ -4,7 +4,9 @@
 
     launch(ck, ..., tracer=Tracer(addresses, sample=0))
       traced work-groups    trace variant (mode "trace"): a prefix of the grid, or with
-                            ``sample=n`` about n spread over it (``plan_spans``); the
+                            ``sample=n`` about n spread over it (``plan_spans``: the
+                            first and middle runs, the others only if those
+                            work-groups differ in work, ``_phases``); the
                             first alone (it sizes what fits), then the rest split over
                             the host's cores, each worker with its own share of the
                             event buffers (``_split``, ``_merge``): lane events +
@@ -93,13 +95,20 @@ def traced_variant(ck: CompiledKernel) -> CompiledKernel:
     with _lock:
         tk = _variants.get(key)
     if tk is None:
-        tk = compile_kernel(ck.ir.pyfunc, ck.arg_types, wave_size=ck.wave_size, mode="trace")
-        if [(s.line, s.col, s.array) for s in tk.sites] != [
-                (s.line, s.col, s.array) for s in ck.sites]:  # faults name the fast path's
-            raise KernelCompileError(f"kernel '{ck.name}': trace and fast variants disagree "
-                                     "on fault sites (internal error)")
+        try:
+            tk = compile_kernel(ck.ir.pyfunc, ck.arg_types, wave_size=ck.wave_size,
+                                mode="trace")
+            if [(s.line, s.col, s.array) for s in tk.sites] != [
+                    (s.line, s.col, s.array) for s in ck.sites]:  # faults name the fast path's
+                raise KernelCompileError(f"kernel '{ck.name}': trace and fast variants "
+                                         "disagree on fault sites (internal error)")
+        except Exception as exc:  # the fast variant compiled: the failure is the trace's
+            tk = KernelCompileError(f"kernel '{ck.name}': its trace variant failed to build "
+                                    f"({type(exc).__name__}: {exc})")
         with _lock:
-            _variants[key] = tk
+            _variants[key] = tk  # a failure too: later launches do not retry it
+    if isinstance(tk, KernelCompileError):
+        raise tk
     return tk
 
 
@@ -135,6 +144,7 @@ class Tracer:
         # here and no result when the kernel could not be traced: it then runs untraced)
         self.spans: list[tuple[int, int]] = []
         self.result: TracedLaunch | None = None
+        self.failure = ""  # why there is no result although the launch ran (internal)
 
     def run(self, ck: CompiledKernel, call_args: tuple, grid: tuple, block: tuple,
             dynamic_lds_bytes: int, device: Any) -> list[BaseException]:
@@ -148,21 +158,25 @@ class Tracer:
         try:
             tk = traced_variant(ck)
         except KernelCompileError as exc:  # never lose a launch to the trace: run it plain
-            warnings.warn(f"kernel '{ck.name}' runs untraced: {exc}", stacklevel=2)
+            self.failure = str(exc)
+            if not self.sample:  # asked for (config.trace, profile(memory=True)): say so
+                warnings.warn(f"kernel '{ck.name}' runs untraced: {exc}", stacklevel=2)
             return []
         lim, nblocks = self.limits, math.prod(grid)
         nt, nuser = math.prod(block), len(ck.params)
         plan = (plan_spans(nblocks, self.sample, device.xcd_count) if self.sample
                 else [(0, min(nblocks, lim.max_workgroups))])
+        phases = _phases(plan) if self.sample else [plan]
         events, keys = _event_buffers(lim.max_events)  # reused: no page faults each time
         addresses = np.array([self._address(k, a) for k, a in enumerate(call_args[:nuser])]
                              + [0] * (nuser == 0), np.int64)
         ctl = call_args[nuser + len(ck.const_arrays) + 1]  # after (..., lp)
         parts: list[tuple[tuple, list[tuple[int, int]]]] = []  # (buffers, spans) per worker
+        last = max(e for _, e in plan)
 
         def buffers(lo: int, hi: int) -> tuple:
             # the trace variant files work-group b's events under tr[5][b], tr[6][b]
-            tr = tracelib.buffers(0, nt, len(addresses), workgroups=plan[-1][1])
+            tr = tracelib.buffers(0, nt, len(addresses), workgroups=last)
             meta = np.zeros(64, np.int64)[:4]  # its own cache lines: it counts every event
             return (events[lo:hi], keys[lo:hi], meta, tr[3], addresses, *tr[5:])
 
@@ -181,14 +195,27 @@ class Tracer:
             ws = tk.workspace(nt, dynamic_lds_bytes)
             tk.run(b0, b0 + 1, *call_args, parts[0][0], *((ws,) if ws else ()))
 
+        def run_parts(todo: list) -> list[BaseException]:
+            claims = iter(todo)  # next() is atomic under the GIL
+
+            def worker() -> None:
+                for tr, spans in iter(lambda: next(claims, None), None):
+                    run_spans(tr, spans)
+
+            return run_workers(worker, ctl, len(todo), config.watchdog_seconds)
+
         self.spans = [(plan[0][0], plan[0][0] + 1)]
         with _buffer_lock:
             errors = run_workers(first, ctl, 1, config.watchdog_seconds)
             if errors:
                 return errors
             n0 = max(1, int(parts[0][0][2][0]))
-            self.spans = _fit(plan, 1 + max(0, lim.max_events - n0) // n0)
-            groups = _split(self.spans, host_cores() if config.parallel and not ck.prints else 1)
+            fitted = _fit([s for p in phases for s in p], 1 + max(0, lim.max_events - n0) // n0)
+            cores = host_cores() if config.parallel and not ck.prints else 1
+            head = fitted[:len(phases[0])]
+            groups = _split(head, cores)
+            more = len(groups)  # groups from here on run only if the first phase varies
+            groups += _split(fitted[len(head):], cores) if len(fitted) > len(head) else []
             # shares of the buffers in proportion to the work-groups of each group, counted
             # before the first is taken out (its events already sit at the start of share 0)
             sizes = [sum(e - s for s, e in g) for g in groups]
@@ -198,16 +225,22 @@ class Tracer:
             parts[0] = ((events[:edges[1]], keys[:edges[1]], *parts[0][0][2:]), groups[0])
             parts += [(buffers(int(edges[k]), int(edges[k + 1])), g)
                       for k, g in enumerate(groups) if k]
-            claims = iter(parts)  # next() is atomic under the GIL
-
-            def worker() -> None:
-                for tr, spans in iter(lambda: next(claims, None), None):
-                    run_spans(tr, spans)
-
-            errors = run_workers(worker, ctl, len(parts), config.watchdog_seconds)
-            if not errors:
-                self.result = self._build(tk, _merge(parts, self.spans[0][0]), grid, block,
-                                          device.wave_size)
+            self.spans = head
+            errors = run_parts(parts[:more])
+            if not errors and len(parts) > more and not _uniform(parts[:more], plan[0][0]):
+                self.spans = fitted
+                errors = run_parts(parts[more:])
+            else:
+                del parts[more:]
+            parts[1:] = sorted(parts[1:], key=lambda p: p[1][0][0])  # in work-group order
+            if not errors:  # every work-group ran: a failure from here on is the model's
+                try:
+                    self.result = self._build(tk, _merge(parts, plan[0][0]), grid,
+                                              block, device.wave_size)
+                except Exception as exc:
+                    self.failure = f"the trace could not be built ({type(exc).__name__}: {exc})"
+                    if not self.sample:
+                        warnings.warn(f"kernel '{ck.name}': {self.failure}", stacklevel=2)
         return errors
 
     @property
@@ -273,6 +306,40 @@ def plan_spans(nblocks: int, sample: int, xcds: int = 1) -> list[tuple[int, int]
     return [(s, s + span) for s in sorted(set(starts))]
 
 
+def _phases(plan: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """A spread sample in two phases: the first run and one from the middle of the grid,
+    then the others, traced only when the first phase's work-groups differ (``_uniform``).
+
+    >>> _phases([(0, 16), (1072, 1088), (2144, 2160), (3216, 3232)])
+    [[(0, 16), (2144, 2160)], [(1072, 1088), (3216, 3232)]]
+    >>> _phases([(0, 100)])
+    [[(0, 100)]]
+    """
+    if len(plan) < 3:
+        return [plan]
+    mid = len(plan) // 2
+    return [[plan[0], plan[mid]], [s for k, s in enumerate(plan) if k not in (0, mid)]]
+
+
+def _blocks(k: int, spans: list[tuple[int, int]], b0: int) -> np.ndarray:
+    """The work-groups worker ``k`` traced, in order (worker 0 also ran ``b0`` first)."""
+    return np.concatenate([[b0] * (k == 0)] + [np.arange(s, e) for s, e in spans]
+                          ).astype(np.int64)
+
+
+def _uniform(parts: list[tuple[tuple, list]], b0: int) -> bool:
+    """Whether every traced work-group made as many lane accesses and instructions of each
+    kind as every other: a kernel whose work does not depend on where in the grid it runs
+    (its addresses may: the memory model sees them)."""
+    rows = []
+    for k, (tr, spans) in enumerate(parts):
+        blocks = _blocks(k, spans, b0)
+        stop = np.append(tr[5][blocks[1:]], tr[2][0])
+        rows.append(np.column_stack([stop - tr[5][blocks], tr[6][blocks]]))
+    table = np.concatenate(rows)
+    return bool((table == table[0]).all())
+
+
 def _split(spans: list[tuple[int, int]], workers: int) -> list[list]:
     """``spans`` cut into at most ``workers`` groups of about equal work-groups, in order.
 
@@ -301,8 +368,7 @@ def _merge(parts: list[tuple[tuple, list]], b0: int) -> tuple:
     keys, addr, ids, ends, counts = [], [], [], [], []
     n = ri = 0
     for k, (tr, spans) in enumerate(parts):
-        blocks = np.concatenate([[b0] * (k == 0)] + [np.arange(s, e) for s, e in spans]
-                                ).astype(np.int64)
+        blocks = _blocks(k, spans, b0)
         if not len(blocks):
             continue
         stop = np.append(tr[5][blocks[1:]], tr[2][0])

@@ -159,9 +159,12 @@ class GpuMemoryModel:
         workgroups_per_cu: int | None = None,
         flush: bool = True,
         flush_mall: bool = True,
+        detail: bool = True,
     ) -> GpuMemoryResult:
         """Replay ``trace``; ``workgroups_per_cu`` from the occupancy model (default: as
-        many as wave slots and barriers allow, i.e. no register or LDS limit)."""
+        many as wave slots and barriers allow, i.e. no register or LDS limit).
+        ``detail=False`` leaves out what only views and records read (per-level request
+        streams, per-site statistics, instruction counts): the timing model needs none."""
         spec = self.spec
         if workgroups_per_cu is None:
             wpw = trace.launch.waves_per_workgroup
@@ -191,7 +194,9 @@ class GpuMemoryModel:
         # (a, s, st, src) = what a level sends down: address, size, store?, source index.
         lines = hashed(c.lines, self.l1.line_bits) if self.hash_sets else c.lines
         a, s, st, src = self._level(self.l1, lines, size, store, inst)
-        streams = {"vL1D": LevelStream(lines, step, inst, outcomes(store, src, st))}
+        streams = {}
+        if detail:
+            streams["vL1D"] = LevelStream(lines, step, inst, outcomes(store, src, st))
         to_l2 = (a, s, st)
         step = step[src]
         plain_store = (st == 1) & ~is_atomic[src]  # atomics need the old data: they fetch
@@ -200,7 +205,8 @@ class GpuMemoryModel:
             wanted = sector_bytes(c, trace.addr[rows], trace.active[rows],
                                   trace.bytes_per_lane[rows], DRAM_SECTOR)[src]
         a, s, st, src = self._level(self.l2, a, s, st, xcd)
-        streams["L2"] = LevelStream(to_l2[0], step, xcd, outcomes(to_l2[2], src, st))
+        if detail:
+            streams["L2"] = LevelStream(to_l2[0], step, xcd, outcomes(to_l2[2], src, st))
         if self.sectors:  # an L2 fill reads only the sectors its request asked for
             s = np.where(st == 0, np.minimum(np.broadcast_to(s, a.shape), wanted[src]), s)
         a, s, st, src = _no_fetch_on_write(a, s, st, plain_store, src)
@@ -213,8 +219,9 @@ class GpuMemoryModel:
             plain_store = st == 1  # everything the L2 writes is a whole-line write-back
             into = (a, st)
             a, s, st, src = self._level(self.mall, a, s, st, np.zeros(len(a), np.int64))
-            streams["MALL"] = LevelStream(into[0], step, np.zeros(len(step), np.int64),
-                                          outcomes(into[1], src, st))
+            if detail:
+                streams["MALL"] = LevelStream(into[0], step, np.zeros(len(step), np.int64),
+                                              outcomes(into[1], src, st))
             a, s, st, _ = _no_fetch_on_write(a, s, st, plain_store, src)
             if flush and flush_mall:
                 a, s, st = self._flush(self.mall, a, s, st)
@@ -232,13 +239,14 @@ class GpuMemoryModel:
             "l2_to_fabric_read": fabric_reads,  # L2 line fills (load or atomic misses)
             "l2_to_fabric_write": fabric_writes,  # L2 write-backs, kernel-end flush included
         }
-        lds_summary, lds_sites = self._lds(trace)
+        lds_summary, lds_sites = self._lds(trace, detail)
         lane_ops, hottest, line_stats = _atomic_stats(trace, self.l2.line_bits)
         return GpuMemoryResult(
             device=spec.key, levels=levels, per_instance=per_inst, requests=requests,
             hbm_read_bytes=int(mem[2]), hbm_write_bytes=int(mem[3]),
-            instructions=_instruction_counts(trace), coalescing=c.summary(),
-            coalescing_by_site=_coalescing_by_site(c, trace.site[rows]),
+            instructions=_instruction_counts(trace) if detail else {},
+            coalescing=c.summary(),
+            coalescing_by_site=_coalescing_by_site(c, trace.site[rows]) if detail else {},
             lds=lds_summary, lds_by_site=lds_sites, atomic_lane_ops=lane_ops,
             atomic_hottest_line_ops=hottest, atomic_requests=line_stats,
             line_bytes={lv.name: lv.line for lv in (self.l1, self.l2, self.mall) if lv},
@@ -297,7 +305,8 @@ class GpuMemoryModel:
             int(sizes[w].sum()),
         ]
 
-    def _lds(self, trace: Trace) -> tuple[dict[str, float], dict[int, dict[str, float]]]:
+    def _lds(self, trace: Trace, detail: bool = True
+             ) -> tuple[dict[str, float], dict[int, dict[str, float]]]:
         rows = np.flatnonzero(trace.space == LDS)
         r = bank_conflicts(
             trace.addr[rows],
@@ -309,7 +318,7 @@ class GpuMemoryModel:
         )
         by_site: dict[int, dict[str, float]] = {}
         site = trace.site[rows]
-        for s in np.unique(site):
+        for s in np.unique(site) if detail else ():
             m = site == s
             by_site[int(s)] = {
                 "instructions": int(m.sum()), "cycles": int(r.cycles[m].sum()),

@@ -268,6 +268,11 @@ class Kernel:
                     ready.tracer.result, spec, block=ready.block, lds_bytes=ready.lds_bytes,
                     resources=info["resources"], key=memo_key)
                 op.info.update(seconds=seconds, breakdown=breakdown)
+            elif memo_key is not None:  # the sample failed to trace: the launch still counts
+                seconds, breakdown = estimate.first_order(
+                    spec, threads=threads * math.prod(ready.grid), bytes_moved=info["bytes"],
+                    failure=ready.tracer.failure or "no work-group was traced")
+                op.info.update(seconds=seconds, breakdown=breakdown)
             elif ready.tracer is not None:  # `op` is bound below, before the scheduler runs
                 kernel_trace.model_kernel(op, ready.tracer.result, spec, block=ready.block,
                                           lds_bytes=ready.lds_bytes,

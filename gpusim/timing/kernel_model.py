@@ -77,6 +77,10 @@ class ArchRates:
     atomic_request_cycles: float = 2.0
     atomic_lane_cycles: float = 3.5
     l2_interleave_bytes: int = 256
+    # Issue clocks of an integer VALU instruction relative to a float one: the counts'
+    # VALU instructions that are not FLOPs (flops / wave size) are integer work
+    # (addresses, loop counters, modulo) and cost this many times more.
+    int_op_cycles: float = 1.0
 
 
 _CDNA_LAT = {"vL1D": 120, "L2": 250, "MALL": 450, "HBM": 750, "LDS": 64}
@@ -97,9 +101,14 @@ ARCH: dict[str, ArchRates] = {
         " and Tons of Bandwidth' (2023), pointer chasing; launch floor 35 us: measured,"
         " a 12 MiB vector add timed with CUDA events around a numba-cuda launch takes"
         " 42 us; atomics' 4 KiB interleave: fitted, the H200's 1 KiB histogram behaves"
-        " as one channel (benchmarks/calibration)",
+        " as one channel (benchmarks/calibration); integer ops at 4x: numba-cuda types"
+        " Python integers as int64, two 32-bit instructions each (PTX add.cc/addc), and"
+        " Hopper issues 32-bit integer add/compare/multiply at half its FP32 rate (CUDA C++"
+        " Programming Guide, 'Arithmetic Instructions' throughput table, compute"
+        " capability 9.0: 64 vs 128 per SM per clock)",
         launch_s=35e-6,
         l2_interleave_bytes=4096,
+        int_op_cycles=4.0,
     ),
 }
 
@@ -144,11 +153,13 @@ def kernel_time(
     resident = max(1, min(occ, math.ceil(waves / simds)))
     rounds = math.ceil(waves / (simds * resident))
     cpi = spec.wave_size / arch.valu_lanes_per_simd  # clocks per VALU instruction
+    floats = min(counts.valu, counts.flops / spec.wave_size)  # FLOP-carrying VALU
+    valu = floats + (counts.valu - floats) * arch.int_op_cycles  # in float-issue units
     level_bytes, hit = _traffic(spec, counts, memory)
     lds_cycles = _lds_cycles(spec, counts, memory)
 
     times: dict[str, float] = {
-        "valu": counts.valu * cpi / (simds * f),
+        "valu": valu * cpi / (simds * f),
         "salu": (counts.salu + counts.smem + counts.branch) / (active_cus * f),
         "lds": lds_cycles / (active_cus * f),
         "vL1D": level_bytes["vL1D"] / (spec.l1_bytes_per_clock_per_cu * active_cus * f),
@@ -165,7 +176,7 @@ def kernel_time(
     lat = arch.latency_cycles
     avg = _average_latency(lat, hit, spec.has_infinity_cache)
     issue = (
-        counts.valu * cpi
+        valu * cpi
         + counts.salu
         + counts.smem
         + counts.branch

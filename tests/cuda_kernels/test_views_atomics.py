@@ -33,10 +33,6 @@ def test_row_slice_transpose_and_strides():
     assert info.tolist() == [a.strides[0], a.T.strides[0]]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open bug (merge of the default sampled timing model, issue 13, with slices, issue 19): "
-    "the trace "
-    "variant emits invalid Python for slice assignment; see the session-3 note"))
 def test_slice_assignment_broadcasts():
     @cuda.jit
     def k(a):

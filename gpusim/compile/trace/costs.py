@@ -17,6 +17,9 @@ array index                 1 VALU (address arithmetic); constant memory: 1 SMEM
 ``if``, loop iteration      1 branch
 float result                each arithmetic operator is also a FLOP (per lane)
 uniform target              the statement's operations are SALU, not VALU
+``for`` over a constant     unrolled (``unrolled``): no counter or branch per
+``range`` (<= 32 trips)     iteration; a static LDS array's index in its body
+                            costs nothing (a constant offset in the instruction)
 ==========================  ====================================================
 
 Memory instructions are not counted here: they are the trace's own rows.
@@ -39,6 +42,12 @@ SLOW_OPS = (ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 SLOW_MATH = ("sin", "cos", "tan", "exp", "log", "pow", "atan", "asin", "acos", "sinh", "cosh",
              "tanh", "erf", "expm1", "log1p", "log2", "log10", "exp2", "atan2", "hypot")
 FLOP_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+# Model assumption: LLVM (hipcc -O3, NVVM) fully unrolls a loop of a few constant
+# iterations (its unroll threshold bounds trips x body size) and folds each iteration's
+# constant LDS offset into the instruction (ds_read offset:N; LDS [R+imm] on NVIDIA).
+UNROLL_MAX = 32
+_FOLD = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__,
+         ast.FloorDiv: int.__floordiv__}
 
 
 class Cost(NamedTuple):
@@ -54,8 +63,40 @@ class Cost(NamedTuple):
         return Cost(*(a + b for a, b in zip(self, other, strict=True)))
 
 
-def _ops(node: ast.AST, kir: KernelIR, index: bool = False) -> tuple[int, int, int]:
-    """(ALU operations, float-capable arithmetic outside indices, SMEM loads) in ``node``."""
+def _constant(node: ast.AST, kir: KernelIR) -> int | None:
+    """The integer ``node`` always is (a literal, a module constant, arithmetic of them)."""
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name):
+        value = getattr(kir.pyfunc, "__globals__", {}).get(node.id)
+        return value if type(value) is int else None
+    if isinstance(node, ast.BinOp) and type(node.op) in _FOLD:
+        a, b = _constant(node.left, kir), _constant(node.right, kir)
+        if a is not None and b is not None and (b or not isinstance(node.op, ast.FloorDiv)):
+            return _FOLD[type(node.op)](a, b)
+    return None
+
+
+def unrolled(s: ast.stmt, kir: KernelIR) -> bool:
+    """``for v in range(...)`` with constant bounds and at most ``UNROLL_MAX`` trips.
+
+    >>> kir = KernelIR(name="k", pyfunc=None)
+    >>> [unrolled(ast.parse(f"for k in range({r}): pass").body[0], kir)
+    ...  for r in ("16", "0, 32, 8", "8192 // 256", "n", "1024")]
+    [True, True, True, False, False]
+    """
+    it = s.iter if isinstance(s, ast.For) else None
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+            and it.func.id == "range" and 1 <= len(it.args) <= 3 and not it.keywords):
+        return False
+    bounds = [_constant(a, kir) for a in it.args]
+    return None not in bounds and len(range(*bounds)) <= UNROLL_MAX
+
+
+def _ops(node: ast.AST, kir: KernelIR, index: bool = False, folded: bool = False
+         ) -> tuple[int, int, int]:
+    """(ALU operations, float-capable arithmetic outside indices, SMEM loads) in ``node``;
+    ``folded``: in an unrolled loop's body (static LDS offsets are constants)."""
     alu = arith = smem = 0
     n = node
     if isinstance(n, ast.BinOp):
@@ -82,12 +123,14 @@ def _ops(node: ast.AST, kir: KernelIR, index: bool = False) -> tuple[int, int, i
         decl = kir.arrays.get(n.value.id)
         if decl is not None and decl.space == "const":
             smem += 1
+        elif folded and decl is not None and decl.space == "shared" and not decl.dynamic:
+            return alu, arith, smem  # base + constant offset: nothing to compute per access
         elif decl is not None or n.value.id in kir.params:
             alu += 1  # the element's address
         a, _, m = _ops(n.slice, kir, index=True)  # index arithmetic is integer work
         return alu + a, arith, smem + m
     for child in ast.iter_child_nodes(n):
-        a, f, m = _ops(child, kir, index)
+        a, f, m = _ops(child, kir, index, folded)
         alu, arith, smem = alu + a, arith + f, smem + m
     return alu, arith, smem
 
@@ -110,11 +153,12 @@ def _uniform(target: ast.AST, kir: KernelIR) -> bool:
     return isinstance(target, ast.Name) and target.id in kir.uniform
 
 
-def statement_cost(s: ast.stmt, kir: KernelIR) -> Cost:
-    """What one thread issues for ``s`` itself (not for the bodies of its branches/loops)."""
+def statement_cost(s: ast.stmt, kir: KernelIR, folded: bool = False) -> Cost:
+    """What one thread issues for ``s`` itself (not for the bodies of its branches/loops);
+    ``folded``: ``s`` is in the body of an ``unrolled`` loop."""
     if isinstance(s, (ast.Assign, ast.AugAssign)):
         targets = s.targets if isinstance(s, ast.Assign) else [s.target]
-        alu, arith, smem = _ops(s, kir)
+        alu, arith, smem = _ops(s, kir, folded=folded)
         if isinstance(s, ast.AugAssign):
             alu += 4 if isinstance(s.op, SLOW_OPS) else 1
             arith += isinstance(s.op, FLOP_OPS)
@@ -123,7 +167,7 @@ def statement_cost(s: ast.stmt, kir: KernelIR) -> Cost:
             return Cost(salu=alu, smem=smem)
         return Cost(valu=alu, flops=flops, smem=smem)
     if isinstance(s, ast.Expr):
-        alu, _, smem = _ops(s, kir)
+        alu, _, smem = _ops(s, kir, folded=folded)
         return Cost(valu=alu, smem=smem)
     if isinstance(s, (ast.If, ast.While, ast.Assert)):
         alu, _, smem = _ops(s.test, kir)
@@ -134,11 +178,11 @@ def statement_cost(s: ast.stmt, kir: KernelIR) -> Cost:
     return Cost()
 
 
-def block_cost(stmts: list[ast.stmt], kir: KernelIR) -> Cost:
+def block_cost(stmts: list[ast.stmt], kir: KernelIR, folded: bool = False) -> Cost:
     """The summed cost of a straight-line list of statements."""
     total = Cost()
     for s in stmts:
-        total = total + statement_cost(s, kir)
+        total = total + statement_cost(s, kir, folded)
     return total
 
 
@@ -147,4 +191,6 @@ def loop_iteration_cost(s: ast.stmt, kir: KernelIR) -> Cost:
     if isinstance(s, ast.While):
         alu, _, smem = _ops(s.test, kir)
         return Cost(valu=alu, branch=1, smem=smem)
+    if unrolled(s, kir):
+        return Cost()
     return Cost(valu=1, branch=1)  # counter increment and compare-and-branch

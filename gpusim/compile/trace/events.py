@@ -36,10 +36,12 @@ the fast path's, and appends one *event* to the launch's trace buffers on the wa
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from llvmlite import ir
+from numba import literal_unroll
 from numba.core import types
-from numba.extending import intrinsic, register_jitable
+from numba.extending import intrinsic, overload, register_jitable
 
 KIND_UPDATE = 3  # a read-modify-write by a plain `a[i] op= v`
 THREAD_BITS, SITE_KIND_BITS = 10, 16  # a workgroup has at most 1024 threads
@@ -140,6 +142,44 @@ def trace_ix4(typingctx, tr, sk, t, base, s0, s1, s2, s3, i0, i1, i2, i3):
     return _trace_typing(args, 4), _trace_ix_codegen(4)
 
 
+def span(p, n: int) -> tuple[int, int, int]:
+    """(start, stop, step) of one index of a subscript: an integer or a slice of a
+    dimension of ``n`` elements (``slice.indices``, as NumPy clamps slice bounds).
+
+    >>> span(3, 10), span(slice(None, None, -2), 5)
+    ((3, 4, 1), (4, -1, -2))
+    """
+    return p.indices(n) if isinstance(p, slice) else (p, p + 1, 1)
+
+
+@overload(span)
+def _span_jit(p, n):
+    if isinstance(p, types.SliceType):
+        return lambda p, n: p.indices(n)
+    return lambda p, n: (p, p + 1, 1)
+
+
+@register_jitable
+def trace_slice(tr, sk, t, base, strides, shape, parts):
+    """``parts`` (the index: integers and slices), after recording every element it
+    touches: ``a[0:2, 1] = v`` stores each element of the slice, one event apiece."""
+    nd = len(strides)
+    lo, step, count = np.empty(nd, np.int64), np.empty(nd, np.int64), np.empty(nd, np.int64)
+    k = 0
+    for p in literal_unroll(parts):
+        a, b, c = span(p, shape[k])
+        lo[k], step[k] = a, c
+        count[k] = max(0, (b - a + c - (1 if c > 0 else -1)) // c)
+        k += 1
+    for flat in range(count.prod()):
+        addr, rest = base, flat
+        for d in range(nd - 1, -1, -1):
+            addr += (lo[d] + rest % count[d] * step[d]) * strides[d]
+            rest //= count[d]
+        trace_ix1(tr, sk, t, addr, 1, 0)
+    return parts
+
+
 @register_jitable
 def _fold(tr, wg, wave_size):
     """Work-group ``wg``'s per-thread counters -> its totals ``tr[6][wg]``; then zero them.
@@ -177,6 +217,7 @@ def trace_workgroup(tr, b, wave_size):
     meta[2] = b + 1
 
 
+@numba.njit(cache=True)  # called from Python: _fold interpreted costs ~0.5 ms a call
 def finish(tr: tuple, wave_size: int) -> None:
     """After the traced work-groups: fold the last one's counters, close its events."""
     meta = tr[2]

@@ -48,7 +48,7 @@ from numba.core import types as nbtypes
 from gpusim.compile.codegen.instrument import Instrument
 from gpusim.compile.ir import KernelIR, Region
 from gpusim.compile.trace import events as tracelib
-from gpusim.compile.trace.costs import Cost, block_cost, loop_iteration_cost
+from gpusim.compile.trace.costs import Cost, block_cost, loop_iteration_cost, unrolled
 from gpusim.errors import KernelCompileError
 
 KINDS = {"read": 0, "write": 1, "atomic": 2, "update": tracelib.KIND_UPDATE}
@@ -108,6 +108,7 @@ class TraceInstrument(Instrument):
         self.threads = False  # inside a region's thread loop (where `_t` exists)
         self.helpers: set[str] = set()
         self.loop_bodies: dict[int, Cost] = {}  # id(body list) -> cost of one iteration
+        self.unrolled: set[int] = set()  # id(body list) of loops a compiler unrolls
 
     def imports(self) -> list[str]:
         names = sorted(self.helpers | {"trace_workgroup"})
@@ -128,11 +129,14 @@ class TraceInstrument(Instrument):
         for node in (n for s in region.stmts for n in ast.walk(s)):
             if isinstance(node, (ast.For, ast.While)):
                 self.loop_bodies[id(node.body)] = loop_iteration_cost(node, self.kir)
+                if unrolled(node, self.kir):
+                    self.unrolled.add(id(node.body))
 
     def statements(self, stmts: list[ast.stmt], out: Any) -> None:
         if not self.threads:
             return
-        cost = block_cost(stmts, self.kir) + self.loop_bodies.get(id(stmts), Cost())
+        cost = (block_cost(stmts, self.kir, folded=id(stmts) in self.unrolled)
+                + self.loop_bodies.get(id(stmts), Cost()))
         counts = [f"_tr[3][{k}, _t] += {v}" for k, v in enumerate(cost) if v]
         if counts:
             out.line("; ".join(counts) + "  # trace: instructions")
@@ -147,16 +151,19 @@ class TraceInstrument(Instrument):
             return None
         kir, kind = self.kir, KINDS[gen.access]
         if space == "global":
+            if array not in kir.params:  # a view variable: its device address is not known
+                return None
             k = kir.params.index(array)
-            base = f"_tr[4][{k}]"
-            strides = [f"{array}.strides[{d}]" for d in range(len(checked))]
+            base, ndim = f"_tr[4][{k}]", kir.arg_types[k].ndim
+            strides = [f"{array}.strides[{d}]" for d in range(ndim)]
             itemsize = np.dtype(str(kir.arg_types[k].dtype)).itemsize
         else:
             decl = kir.arrays[array]
             base, itemsize = str(self.lds[array]), decl.dtype.itemsize
             shape = (1,) if decl.dynamic else decl.shape
+            ndim = len(shape)
             strides = [str(itemsize * int(np.prod(shape[d + 1:], dtype=np.int64)))
-                       for d in range(len(checked))]
+                       for d in range(ndim)]
         if site >= tracelib.MAX_SITES:
             raise KernelCompileError(f"kernel '{kir.name}' has too many memory instructions "
                                      f"to trace (more than {tracelib.MAX_SITES})")
@@ -165,12 +172,30 @@ class TraceInstrument(Instrument):
         text = kir.src.line_text(s.line).strip() if own else f"{s.func}, line {s.line}"
         kir.trace_sites[site] = TraceSite(space, KIND_NAMES[kind], s.array, itemsize, s.line,
                                           text)
+        head = [ast.Name("_tr", ast.Load()), ast.Constant(site * 4 + kind),
+                ast.Name("_t", ast.Load()), _parse(base)]
+        if len(checked) < ndim or any(isinstance(c, ast.Slice) for c in checked):
+            # a view (`a[i, :]`, `a[i]` of 2-D) or an assignment to one (`a[0:2] = v`)
+            if kind == KINDS["read"]:  # making a view touches no memory
+                return None
+            self.helpers.add("trace_slice")
+            parts = [_slice_call(c) if isinstance(c, ast.Slice) else c for c in checked]
+            whole = [_parse(f"{array}.shape[{d}]") for d in range(len(checked), ndim)]
+            call = ast.Call(ast.Name("_trace_slice", ast.Load()), [
+                *head, _parse(f"({', '.join(strides)},)"), ast.Tuple(bounds + whole, ast.Load()),
+                ast.Tuple(parts + [_slice_call(ast.Slice())] * len(whole), ast.Load())], [])
+            return ast.Subscript(call, ast.Constant(0), ast.Load()) if ndim == 1 else call
         helper = f"trace_ix{len(checked)}"
         self.helpers.add(helper)
-        args = [ast.Name("_tr", ast.Load()), ast.Constant(site * 4 + kind),
-                ast.Name("_t", ast.Load()), _parse(base), *(_parse(x) for x in strides),
-                *checked]
+        args = [*head, *(_parse(x) for x in strides[:len(checked)]), *checked]
         return ast.Call(ast.Name("_" + helper, ast.Load()), args, [])
+
+
+def _slice_call(s: ast.Slice) -> ast.expr:
+    """``lo:hi:st`` as ``slice(lo, hi, st)``: a value a helper can take."""
+    none = ast.Constant(None)
+    return ast.Call(ast.Name("slice", ast.Load()),
+                    [s.lower or none, s.upper or none, s.step or none], [])
 
 
 def _parse(text: str) -> ast.expr:
