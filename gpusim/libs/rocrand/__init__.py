@@ -14,7 +14,8 @@ device API (generator states inside ``@hip.jit`` kernels), bit-exact with rocRAN
     mt19937.py, gf2poly.py   MT19937: 8192 generators 2^1000 apart (jump polynomials)
     mtgp32.py          MTGP32: 512 parameter sets (data/mtgp32_11213.npz), one per block
     half.py            float16 outputs (uniform / normal / log-normal _half)
-    sobol_vectors.py   Joe-Kuo direction vectors; quasi.py: Sobol32/64 generators
+    sobol_vectors.py   Joe-Kuo direction vectors; quasi.py: Sobol32/64 generators;
+                       tables.py: rocrand_get_direction_vectors32/64, _scramble_constants
     generator.py       create/destroy/set_* and the queued generation; generate.py: the
                        rocrand_generate* functions
     device.py          the device API: rocrand_state_*, rocrand_init, rocrand, ...; one
@@ -99,6 +100,12 @@ from gpusim.libs.rocrand.status import (
     rocrand_rng_type,
     rocrand_status,
 )
+from gpusim.libs.rocrand.tables import (
+    rocrand_get_direction_vectors32,
+    rocrand_get_direction_vectors64,
+    rocrand_get_scramble_constants32,
+    rocrand_get_scramble_constants64,
+)
 
 # C enum members as module-level names, as rocrand.h declares them.
 globals().update({m.name: m for e in (rocrand_status, rocrand_rng_type, rocrand_ordering,
@@ -119,6 +126,8 @@ __all__ = [
     "rocrand_generate_log_normal_half",
     "rocrand_create_discrete_distribution", "rocrand_create_poisson_distribution",
     "rocrand_destroy_discrete_distribution", "rocrand_discrete_distribution",
+    "rocrand_get_direction_vectors32", "rocrand_get_direction_vectors64",
+    "rocrand_get_scramble_constants32", "rocrand_get_scramble_constants64",
     # device API (inside kernels)
     "rocrand", "rocrand_init", "rocrand_log_normal", "rocrand_normal", "rocrand_normal2",
     "rocrand_state_mrg32k3a", "rocrand_state_philox4x32_10", "rocrand_state_xorwow",
