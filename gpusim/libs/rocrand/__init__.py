@@ -20,7 +20,7 @@ device API (generator states inside ``@hip.jit`` kernels), bit-exact with rocRAN
                        rocrand_generate* functions
     device.py          the device API: rocrand_state_*, rocrand_init, rocrand, ...; one
                        device_*.py per engine family (philox, xorwow, mrg, mrg31k3p,
-                       lfsr113, threefry, sobol) and device_gf2.py / device_bits.py
+                       lfsr113, threefry, sobol, mtgp32) and device_gf2.py / device_bits.py
 
 Data flow of a host call::
 
@@ -36,11 +36,13 @@ from gpusim.libs.rocrand.device import (
     rocrand,
     rocrand_init,
     rocrand_log_normal,
+    rocrand_mtgp32_block_copy,
     rocrand_normal,
     rocrand_normal2,
     rocrand_state_lfsr113,
     rocrand_state_mrg31k3p,
     rocrand_state_mrg32k3a,
+    rocrand_state_mtgp32,
     rocrand_state_philox4x32_10,
     rocrand_state_scrambled_sobol32,
     rocrand_state_scrambled_sobol64,
@@ -56,6 +58,23 @@ from gpusim.libs.rocrand.device import (
     skipahead,
     skipahead_sequence,
     skipahead_subsequence,
+)
+from gpusim.libs.rocrand.device_mtgp32 import (
+    mtgp32dc_params_fast_11213,
+    rocrand_make_state_mtgp32,
+)
+from gpusim.libs.rocrand.device_wide import (
+    rocrand4,
+    rocrand_normal4,
+    rocrand_normal_double,
+    rocrand_normal_double2,
+    rocrand_normal_double4,
+    rocrand_poisson,
+    rocrand_poisson4,
+    rocrand_uniform2,
+    rocrand_uniform4,
+    rocrand_uniform_double2,
+    rocrand_uniform_double4,
 )
 from gpusim.libs.rocrand.discrete import (
     rocrand_create_discrete_distribution,
@@ -136,5 +155,10 @@ __all__ = [
     "rocrand_state_threefry2x64_20", "rocrand_state_threefry4x32_20",
     "rocrand_state_threefry4x64_20", "rocrand_state_sobol32", "rocrand_state_sobol64",
     "rocrand_state_scrambled_sobol32", "rocrand_state_scrambled_sobol64", "skipahead_sequence",
+    "rocrand_state_mtgp32", "rocrand_mtgp32_block_copy", "rocrand_make_state_mtgp32",
+    "mtgp32dc_params_fast_11213", "rocrand4", "rocrand_uniform2", "rocrand_uniform4",
+    "rocrand_uniform_double2", "rocrand_uniform_double4", "rocrand_normal4",
+    "rocrand_normal_double", "rocrand_normal_double2", "rocrand_normal_double4",
+    "rocrand_poisson", "rocrand_poisson4",
 ] + [m.name for e in (rocrand_status, rocrand_rng_type, rocrand_ordering,
                       rocrand_direction_vector_set) for m in e]
