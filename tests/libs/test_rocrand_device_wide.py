@@ -29,21 +29,13 @@ def philox_wide(out):
     rocrand.rocrand_init(SEED, i, OFF, st)
     a, b, c, d = rocrand.rocrand4(st)                       # words 0-3
     out[i, 0], out[i, 1], out[i, 2], out[i, 3] = a, b, c, d
-    u, v = rocrand.rocrand_uniform2(st)                     # words 4-5
-    out[i, 4] = device_bits.f32_bits(u)
-    out[i, 5] = device_bits.f32_bits(v)
-    w, x, y, z = rocrand.rocrand_uniform4(st)               # 6-9
-    out[i, 6] = device_bits.f32_bits(z)
-    p, q = rocrand.rocrand_uniform_double2(st)              # 10-13
-    out[i, 7] = device_bits.f64_bits(q)
-    n0, n1, n2, n3 = rocrand.rocrand_normal4(st)            # 14-17
-    out[i, 8] = device_bits.f32_bits(n2)
-    e = rocrand.rocrand_normal_double(st)                   # 18-21, second one cached
-    f = rocrand.rocrand_normal_double(st)
-    out[i, 9] = device_bits.f64_bits(e)
-    out[i, 10] = device_bits.f64_bits(f)
-    g, h = rocrand.rocrand_normal_double2(st)               # 22-25
-    out[i, 11] = device_bits.f64_bits(h)
+    w, x, y, z = rocrand.rocrand_uniform4(st)               # 4-7
+    out[i, 4] = device_bits.f32_bits(w)
+    out[i, 5] = device_bits.f32_bits(z)
+    for k in range(2):                                      # 8-11, the second one cached
+        out[i, 6 + k] = device_bits.f64_bits(rocrand.rocrand_normal_double(st))
+    g, h = rocrand.rocrand_normal_double2(st)               # 12-15
+    out[i, 8] = device_bits.f64_bits(h)
 
 
 @hip.jit
@@ -74,21 +66,38 @@ def _knuth(doubles, lam, count):
 
 def test_philox_wide_draws_are_the_host_engines_words():
     n = 64
-    out = hip.to_device(np.zeros((n, 12), np.uint64))
+    out = hip.to_device(np.zeros((n, 9), np.uint64))
     philox_wide[1, n](out)
     got = out.copy_to_host()
     for i in (0, 1, 37, 63):
-        w = philox.stream_words(SEED, OFF, 26, subsequence=i)
+        w = philox.stream_words(SEED, OFF, 16, subsequence=i)
         row = got[i]
         assert list(row[:4]) == list(w[:4])
         uni = dist.INV32 + w.astype(np.float32) * dist.INV32
-        assert list(row[4:6]) == list(uni[4:6].view(np.uint32))
-        assert row[6] == uni[9].view(np.uint32)
-        assert row[7] == np.float64(_u53(w[12:14])).view(np.uint64)
-        assert row[8] == np.float32(dist.box_muller(w[16], w[17])[0]).view(np.uint32)
-        e, f = dist.box_muller_double(*w[18:22])
-        assert list(row[9:11]) == [np.float64(e).view(np.uint64), np.float64(f).view(np.uint64)]
-        assert row[11] == np.float64(dist.box_muller_double(*w[22:26])[1]).view(np.uint64)
+        assert [row[4], row[5]] == [uni[4].view(np.uint32), uni[7].view(np.uint32)]
+        e, f = dist.box_muller_double(*w[8:12])
+        assert list(row[6:8]) == [np.float64(e).view(np.uint64), np.float64(f).view(np.uint64)]
+        assert row[8] == np.float64(dist.box_muller_double(*w[12:16])[1]).view(np.uint64)
+
+
+def test_philox_two_and_four_wide_maps_on_the_host():
+    """The other wide draws, run as plain Python on a host state (as rocRAND's __host__
+    device functions run), against the host words and maps."""
+    st = rocrand.rocrand_state_philox4x32_10()
+    rocrand.rocrand_init(SEED, 3, OFF, st)
+    w = philox.stream_words(SEED, OFF, 30, subsequence=3)
+    uni = dist.INV32 + w.astype(np.float32) * dist.INV32
+    assert list(rocrand.rocrand_uniform2(st)) == list(uni[0:2])
+    assert list(rocrand.rocrand_uniform_double2(st)) == [_u53(w[2:4]), _u53(w[4:6])]
+    assert list(rocrand.rocrand_uniform_double4(st)) == [_u53(w[j:j + 2]) for j in (6, 8, 10, 12)]
+    assert list(rocrand.rocrand_normal4(st)) == [*dist.box_muller(w[14], w[15]),
+                                                 *dist.box_muller(w[16], w[17])]
+    assert list(rocrand.rocrand_normal_double4(st)) == [*dist.box_muller_double(*w[18:22]),
+                                                        *dist.box_muller_double(*w[22:26])]
+    st = rocrand.rocrand_state_xorwow()  # Poisson above 4000: the cached double normal
+    rocrand.rocrand_init(SEED, 0, OFF, st)
+    huge = dist.box_muller_double(*xorwow.stream(SEED, 0, OFF, 4))[0]
+    assert rocrand.rocrand_poisson(st, 9000.0) == np.floor(np.sqrt(9000.0) * huge + 9000.5)
 
 
 def test_philox_poisson_knuth_draws_and_rejection_moments():
@@ -118,25 +127,23 @@ def test_philox_four_wide_poisson_and_words_are_four_single_draws():
 
 @hip.jit
 def cached_doubles(out):
-    """XORWOW and MRG31k3p: double normals (second one cached), a pair; XORWOW's Poisson
-    above 4000 (round(sqrt(lambda) n + lambda) of a double normal)."""
+    """XORWOW and MRG31k3p: double normals (second one cached) and a pair."""
     i = hip.grid(1)
     a = rocrand.rocrand_state_xorwow()
     b = rocrand.rocrand_state_mrg31k3p()
     rocrand.rocrand_init(SEED, i, OFF, a)
     rocrand.rocrand_init(SEED, i, OFF, b)
-    out[i, 0] = device_bits.f64_bits(rocrand.rocrand_normal_double(a))  # words 0-3
-    out[i, 1] = device_bits.f64_bits(rocrand.rocrand_normal_double(a))
+    for k in range(2):                                                  # words 0-3
+        out[i, k] = device_bits.f64_bits(rocrand.rocrand_normal_double(a))
     x, y = rocrand.rocrand_normal_double2(a)                            # 4-7
     out[i, 2] = device_bits.f64_bits(y)
-    out[i, 3] = rocrand.rocrand_poisson(a, 9000.0)                      # 8-11
-    out[i, 5] = device_bits.f64_bits(rocrand.rocrand_normal_double(b))  # numbers 0-1
-    out[i, 6] = device_bits.f64_bits(rocrand.rocrand_normal_double(b))
+    for k in range(2):                                                  # numbers 0-1
+        out[i, 5 + k] = device_bits.f64_bits(rocrand.rocrand_normal_double(b))
     x, y = rocrand.rocrand_normal_double2(b)                            # 2-3
     out[i, 7] = device_bits.f64_bits(x)
 
 
-def test_cached_double_normals_and_poisson_of_xorwow_and_mrg31k3p():
+def test_cached_double_normals_of_xorwow_and_mrg31k3p():
     out = hip.to_device(np.zeros((4, 8), np.uint64))
     cached_doubles[1, 4](out)
     got = out.copy_to_host()
@@ -146,8 +153,6 @@ def test_cached_double_normals_and_poisson_of_xorwow_and_mrg31k3p():
         e, f = dist.box_muller_double(*w[0:4])
         assert list(got[i, :2]) == [np.float64(e).view(np.uint64), np.float64(f).view(np.uint64)]
         assert got[i, 2] == np.float64(dist.box_muller_double(*w[4:8])[1]).view(np.uint64)
-        huge = dist.box_muller_double(*w[8:12])[0]
-        assert got[i, 3] == np.floor(np.sqrt(9000.0) * huge + 9000.0 + 0.5)
         r = mrg.stream(fam, SEED, i, OFF, 4)
         e, f = dist.mrg_box_muller_double(r[0], r[1], fam.norm_double)
         assert list(got[i, 5:7]) == [np.float64(e).view(np.uint64), np.float64(f).view(np.uint64)]
