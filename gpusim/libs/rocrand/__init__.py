@@ -36,7 +36,6 @@ from gpusim.libs.rocrand.device import (
     rocrand,
     rocrand_init,
     rocrand_log_normal,
-    rocrand_mtgp32_block_copy,
     rocrand_normal,
     rocrand_normal2,
     rocrand_state_lfsr113,
@@ -59,6 +58,7 @@ from gpusim.libs.rocrand.device import (
     skipahead_sequence,
     skipahead_subsequence,
 )
+from gpusim.libs.rocrand.device_mtgp32 import block_copy as rocrand_mtgp32_block_copy
 from gpusim.libs.rocrand.device_mtgp32 import (
     mtgp32dc_params_fast_11213,
     rocrand_make_state_mtgp32,

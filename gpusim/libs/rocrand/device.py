@@ -97,7 +97,6 @@ rocrand_state_scrambled_sobol64 = _table_state(
 rocrand_state_mtgp32 = hip.LocalStruct(
     "rocrand_state_mtgp32", _mtgp.WORDS, np.uint32, space="shared",
     doc="MTGP32 state a block shares: rocRAND's struct words (device_mtgp32.py).")
-rocrand_mtgp32_block_copy = _mtgp.block_copy
 
 
 # -- what the generators differ in: the number a distribution starts from and its maps --

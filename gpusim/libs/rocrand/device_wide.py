@@ -104,57 +104,30 @@ def _four_words_double2(word):
     return normal_double2
 
 
+def _twice(one) -> hip.DeviceFunction:
+    @hip.DeviceFunction
+    def two(state):
+        a = one(state)
+        b = one(state)
+        return a, b
+    return two
+
+
+def _two_pairs(pair) -> hip.DeviceFunction:
+    @hip.DeviceFunction
+    def four(state):
+        a, b = pair(state)
+        c, d = pair(state)
+        return a, b, c, d
+    return four
+
+
 def _philox_wide() -> dict:
     """Philox's 2/4-wide draws (its API dict gives the one-wide pieces)."""
     api = dev._APIS[dev.rocrand_state_philox4x32_10]
-    word, uniform, uniform_double = (api["rocrand"], api["rocrand_uniform"],
-                                     api["rocrand_uniform_double"])
-    normal2, normal_double2 = api["rocrand_normal2"], api["rocrand_normal_double2"]
     poisson_one = api["rocrand_poisson"]
-
-    @hip.DeviceFunction
-    def rocrand4(state):
-        a = word(state)
-        b = word(state)
-        c = word(state)
-        d = word(state)
-        return a, b, c, d
-
-    @hip.DeviceFunction
-    def uniform2(state):
-        a = uniform(state)
-        b = uniform(state)
-        return a, b
-
-    @hip.DeviceFunction
-    def uniform4(state):
-        a, b = uniform2(state)
-        c, d = uniform2(state)
-        return a, b, c, d
-
-    @hip.DeviceFunction
-    def uniform_double2(state):
-        a = uniform_double(state)
-        b = uniform_double(state)
-        return a, b
-
-    @hip.DeviceFunction
-    def uniform_double4(state):
-        a, b = uniform_double2(state)
-        c, d = uniform_double2(state)
-        return a, b, c, d
-
-    @hip.DeviceFunction
-    def normal4(state):
-        a, b = normal2(state)
-        c, d = normal2(state)
-        return a, b, c, d
-
-    @hip.DeviceFunction
-    def normal_double4(state):
-        a, b = normal_double2(state)
-        c, d = normal_double2(state)
-        return a, b, c, d
+    uniform2 = _twice(api["rocrand_uniform"])
+    uniform_double2 = _twice(api["rocrand_uniform_double"])
 
     @hip.DeviceFunction
     def poisson4(state, lam):
@@ -164,10 +137,13 @@ def _philox_wide() -> dict:
         d = poisson_one(state, lam)
         return a, b, c, d
 
-    return {"rocrand4": rocrand4, "rocrand_uniform2": uniform2, "rocrand_uniform4": uniform4,
+    return {"rocrand4": _two_pairs(_twice(api["rocrand"])), "rocrand_uniform2": uniform2,
+            "rocrand_uniform4": _two_pairs(uniform2),
             "rocrand_uniform_double2": uniform_double2,
-            "rocrand_uniform_double4": uniform_double4, "rocrand_normal4": normal4,
-            "rocrand_normal_double4": normal_double4, "rocrand_poisson4": poisson4}
+            "rocrand_uniform_double4": _two_pairs(uniform_double2),
+            "rocrand_normal4": _two_pairs(api["rocrand_normal2"]),
+            "rocrand_normal_double4": _two_pairs(api["rocrand_normal_double2"]),
+            "rocrand_poisson4": poisson4}
 
 
 def _extend(apis: dict) -> None:
