@@ -175,14 +175,18 @@ class LocalStruct:
     """A library type whose values are private per-thread arrays (rocRAND's generator
     states): ``st = T()`` in a kernel declares ``hip.local.array(size, dtype)`` and stores
     ``init`` (pairs of index, value) into it there; on the host it returns that array.
+    ``space="shared"``: one array a block shares (``hip.shared.array``), as rocRAND's
+    MTGP32 state is a ``__shared__`` struct its block's threads draw from together.
 
     >>> T = LocalStruct("pair_state", 2, np.uint32, init=((1, 7),))
     >>> T()
     array([0, 7], dtype=uint32)
     """
 
-    def __init__(self, name: str, size: int, dtype: Any, init: tuple = (), doc: str = ""):
+    def __init__(self, name: str, size: int, dtype: Any, init: tuple = (), doc: str = "",
+                 space: str = "local"):
         self.__name__, self.size, self.dtype, self.init = name, size, np.dtype(dtype), init
+        self.space = space
         self.__doc__ = doc or f"{name}(): a private {size}-word state"
 
     def __call__(self) -> np.ndarray:

@@ -84,3 +84,24 @@ def test_local_struct_takes_no_arguments():
 
     with pytest.raises(KernelCompileError, match="takes no arguments"):
         hip.jit(bad)[1, 1](hip.device_array(1, np.int64))
+
+
+BLOCK = lang.LocalStruct("block_state", 2, np.int64, space="shared")
+
+
+def test_a_shared_struct_is_one_array_per_block():
+    """``space="shared"``: every thread of a block sees the same state (rocRAND's MTGP32)."""
+    def k(out):
+        st = BLOCK()
+        if hip.threadIdx.x == 0:
+            st[0] = 0
+            st[1] = 0
+        hip.syncthreads()
+        hip.atomic.add(st, 1, 1)
+        hip.syncthreads()
+        out[hip.grid(1)] = st[1]
+    kir = front_end(k, wave_size=64, passes=("parse", "check", "resolve", "normalize"))
+    assert kir.arrays["st"].space == "shared" and kir.arrays["st"].struct == "block_state"
+    out = hip.device_array(6, np.int64)
+    hip.jit(k)[2, 3](out)
+    assert list(out.copy_to_host()) == [3] * 6

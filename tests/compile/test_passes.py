@@ -93,6 +93,26 @@ def lambda_free_twice(x):
     return x
 
 
+def add_tile_and(step, a):
+    a[0] += step + TILE
+
+
+def test_normalize_renames_a_callees_constant_that_a_kernel_local_would_shadow():
+    """A device function's constants (module globals, constant arguments bound to its
+    parameters) become kernel constants; a kernel local of the same name must not
+    capture them (a rocRAND Sobol kernel's ``offset`` parameter once replaced the 100
+    of ``skipahead(100, st)``, whose callee names its parameter ``offset``)."""
+    dev = hip.DeviceFunction(add_tile_and)
+
+    def k(a, step):
+        TILE = step
+        dev(100, a)
+        a[1] = TILE
+    kir = ir_after(k, "normalize", arg_types=(F32, numba.types.int64))
+    assert unparse(kir.func.body[1]) == "a[0] += step_2 + TILE_2"
+    assert kir.constants == {"step_2": 100, "TILE_2": 8}
+
+
 def test_normalize_keeps_short_circuit_for_collectives():
     def k(a):
         if a[0] > 0 and hip.any(a[1] > 0):

@@ -171,9 +171,6 @@ def _sobol_kernel(state_type, bits, scrambled):
     return kernel
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open bug since merging the compiler work (issue 19) with the Sobol device states (issue 15): "
-    "the kernel draws differ from the host generator (fails with the timing estimate off too)"))
 @pytest.mark.parametrize("rng,bits,scrambled", [
     (rocrand.ROCRAND_RNG_QUASI_SOBOL32, 32, False),
     (rocrand.ROCRAND_RNG_QUASI_SOBOL64, 64, False),

@@ -37,6 +37,7 @@ from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import ArrayDecl, Intrinsic, KernelIR, is_array_decl, is_sync
 from gpusim.compile.lang import Overload
 from gpusim.compile.passes.inline import inline_call, load_device_function
+from gpusim.compile.passes.resolve import local_names
 
 _VOID_SYNC = ("syncthreads", "syncwarp")
 
@@ -60,6 +61,7 @@ class Normalizer:
         self.kir = kir
         self.counter = [0]
         self.stack: tuple = ()
+        self.kernel_locals = local_names(kir.func)
 
     def fail(self, node: ast.AST, msg: str, instead: str = "") -> Exception:
         return compile_error(self.kir.src, node, msg, instead=instead, kernel=self.kir.name)
@@ -256,11 +258,14 @@ class Normalizer:
         return impl
 
     def merge_globals(self, unit: Any) -> dict[str, str]:
-        """Add a device function's constants to the kernel's, renaming on a clash."""
+        """Add a device function's constants to the kernel's, renaming on a clash with
+        another constant or with a kernel local (a kernel parameter ``offset`` would
+        otherwise shadow the constant a callee's ``offset`` parameter is bound to)."""
         rename: dict[str, str] = {}
         for name, value in unit.constants.items():
             new, k = name, 1
-            while new in self.kir.constants and not _same(self.kir.constants[new], value):
+            while new in self.kernel_locals or (
+                    new in self.kir.constants and not _same(self.kir.constants[new], value)):
                 k += 1
                 new = f"{name}_{k}"
             self.kir.constants[new] = value

@@ -220,10 +220,10 @@ class _Resolver(ast.NodeTransformer):
                             "must be hip.* intrinsics, math functions or device functions")
         if isinstance(fn, lang.Stub) and not isinstance(fn, lang._Value):
             return self.intrinsic_call(node, fn.name)
-        if isinstance(fn, lang.LocalStruct):  # a library state type: a local array
+        if isinstance(fn, lang.LocalStruct):  # a library state type: a local/shared array
             if node.args or node.keywords:
                 raise self.fail(node, f"{fn.__name__}() takes no arguments")
-            intr = _copy(Intrinsic(name="local.array", args=[]), node)
+            intr = _copy(Intrinsic(name=f"{fn.space}.array", args=[]), node)
             intr.const, intr.init, intr.struct = ((fn.size,), fn.dtype), fn.init, fn.__name__
             return intr
         devfn = as_device_function(fn)

@@ -14,12 +14,13 @@ device API (generator states inside ``@hip.jit`` kernels), bit-exact with rocRAN
     mt19937.py, gf2poly.py   MT19937: 8192 generators 2^1000 apart (jump polynomials)
     mtgp32.py          MTGP32: 512 parameter sets (data/mtgp32_11213.npz), one per block
     half.py            float16 outputs (uniform / normal / log-normal _half)
-    sobol_vectors.py   Joe-Kuo direction vectors; quasi.py: Sobol32/64 generators
+    sobol_vectors.py   Joe-Kuo direction vectors; quasi.py: Sobol32/64 generators;
+                       tables.py: rocrand_get_direction_vectors32/64, _scramble_constants
     generator.py       create/destroy/set_* and the queued generation; generate.py: the
                        rocrand_generate* functions
     device.py          the device API: rocrand_state_*, rocrand_init, rocrand, ...; one
                        device_*.py per engine family (philox, xorwow, mrg, mrg31k3p,
-                       lfsr113, threefry, sobol) and device_gf2.py / device_bits.py
+                       lfsr113, threefry, sobol, mtgp32) and device_gf2.py / device_bits.py
 
 Data flow of a host call::
 
@@ -40,6 +41,7 @@ from gpusim.libs.rocrand.device import (
     rocrand_state_lfsr113,
     rocrand_state_mrg31k3p,
     rocrand_state_mrg32k3a,
+    rocrand_state_mtgp32,
     rocrand_state_philox4x32_10,
     rocrand_state_scrambled_sobol32,
     rocrand_state_scrambled_sobol64,
@@ -55,6 +57,24 @@ from gpusim.libs.rocrand.device import (
     skipahead,
     skipahead_sequence,
     skipahead_subsequence,
+)
+from gpusim.libs.rocrand.device_mtgp32 import block_copy as rocrand_mtgp32_block_copy
+from gpusim.libs.rocrand.device_mtgp32 import (
+    mtgp32dc_params_fast_11213,
+    rocrand_make_state_mtgp32,
+)
+from gpusim.libs.rocrand.device_wide import (
+    rocrand4,
+    rocrand_normal4,
+    rocrand_normal_double,
+    rocrand_normal_double2,
+    rocrand_normal_double4,
+    rocrand_poisson,
+    rocrand_poisson4,
+    rocrand_uniform2,
+    rocrand_uniform4,
+    rocrand_uniform_double2,
+    rocrand_uniform_double4,
 )
 from gpusim.libs.rocrand.discrete import (
     rocrand_create_discrete_distribution,
@@ -99,6 +119,12 @@ from gpusim.libs.rocrand.status import (
     rocrand_rng_type,
     rocrand_status,
 )
+from gpusim.libs.rocrand.tables import (
+    rocrand_get_direction_vectors32,
+    rocrand_get_direction_vectors64,
+    rocrand_get_scramble_constants32,
+    rocrand_get_scramble_constants64,
+)
 
 # C enum members as module-level names, as rocrand.h declares them.
 globals().update({m.name: m for e in (rocrand_status, rocrand_rng_type, rocrand_ordering,
@@ -119,6 +145,8 @@ __all__ = [
     "rocrand_generate_log_normal_half",
     "rocrand_create_discrete_distribution", "rocrand_create_poisson_distribution",
     "rocrand_destroy_discrete_distribution", "rocrand_discrete_distribution",
+    "rocrand_get_direction_vectors32", "rocrand_get_direction_vectors64",
+    "rocrand_get_scramble_constants32", "rocrand_get_scramble_constants64",
     # device API (inside kernels)
     "rocrand", "rocrand_init", "rocrand_log_normal", "rocrand_normal", "rocrand_normal2",
     "rocrand_state_mrg32k3a", "rocrand_state_philox4x32_10", "rocrand_state_xorwow",
@@ -127,5 +155,10 @@ __all__ = [
     "rocrand_state_threefry2x64_20", "rocrand_state_threefry4x32_20",
     "rocrand_state_threefry4x64_20", "rocrand_state_sobol32", "rocrand_state_sobol64",
     "rocrand_state_scrambled_sobol32", "rocrand_state_scrambled_sobol64", "skipahead_sequence",
+    "rocrand_state_mtgp32", "rocrand_mtgp32_block_copy", "rocrand_make_state_mtgp32",
+    "mtgp32dc_params_fast_11213", "rocrand4", "rocrand_uniform2", "rocrand_uniform4",
+    "rocrand_uniform_double2", "rocrand_uniform_double4", "rocrand_normal4",
+    "rocrand_normal_double", "rocrand_normal_double2", "rocrand_normal_double4",
+    "rocrand_poisson", "rocrand_poisson4",
 ] + [m.name for e in (rocrand_status, rocrand_rng_type, rocrand_ordering,
                       rocrand_direction_vector_set) for m in e]

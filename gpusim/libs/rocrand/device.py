@@ -9,19 +9,20 @@
         rocrand.rocrand_init(seed, i, 0, st)             # seed, subsequence, offset
         out[i] = rocrand.rocrand_uniform(st)
 
-States (not MTGP32, whose rocRAND state a block shares): ``rocrand_state_`` +
-``philox4x32_10``, ``xorwow``, ``mrg32k3a``, ``mrg31k3p``, ``lfsr113``,
-``threefry{2x32,4x32,2x64,4x64}_20``, ``{,scrambled_}sobol{32,64}``: rocRAND's structs
-word for word (device_<family>.py) plus a word naming the generator. Functions as rocRAND
+States: ``rocrand_state_`` + ``philox4x32_10``, ``xorwow``, ``mrg32k3a``, ``mrg31k3p``,
+``lfsr113``, ``threefry{2x32,4x32,2x64,4x64}_20``, ``{,scrambled_}sobol{32,64}``: rocRAND's
+structs word for word (device_<family>.py) plus a word naming the generator; and
+``mtgp32``, one a block shares (device_mtgp32.py: ``rocrand_mtgp32_block_copy``).
+Functions as rocRAND
 defines them per state: ``rocrand_init`` in its signature (LFSR113: four seed words;
 Sobol: ``(vectors, offset, st)``, scrambled: ``(vectors, scramble_constant, offset,
 st)``), ``rocrand``, ``rocrand_uniform(_double)``, ``skipahead`` (not ThreeFry),
 ``skipahead_subsequence`` / ``_sequence`` (pseudo-random, not ThreeFry),
 ``rocrand_normal(2)`` / ``rocrand_log_normal``: Box-Muller with the state's cache for
 Philox, XORWOW and the MRGs (rocRAND's host path, ``sinf``/``cosf``; an AMD GPU's
-``__sincosf`` changes the last bits of some), ``normal2`` for LFSR113, else one number by
-the inverse CDF ``sqrt2 erfinv(2u - 1)`` (ThreeFry's log-normal takes doubles). Not yet:
-``rocrand_poisson``, ``rocrand2/4``, ThreeFry's ``normal2``, ``_double`` normals. Each
+``__sincosf`` changes the last bits of some), ``normal2`` for LFSR113 and MTGP32, else one
+number by the inverse CDF ``sqrt2 erfinv(2u - 1)`` (ThreeFry's log-normal takes doubles).
+The 2/4-wide draws, ``_double`` normals and ``rocrand_poisson``: device_wide.py. Each
 function is a ``lang.Overload``: the compiler inlines the version for the state's type,
 as C++ overloading does. On the host they run as plain Python on a NumPy state.
 
@@ -41,6 +42,7 @@ from gpusim.compile import lang as hip
 from gpusim.libs.rocrand import device_lfsr113 as _lfsr
 from gpusim.libs.rocrand import device_mrg as _mrg
 from gpusim.libs.rocrand import device_mrg31k3p as _mrg31
+from gpusim.libs.rocrand import device_mtgp32 as _mtgp
 from gpusim.libs.rocrand import device_philox as _philox
 from gpusim.libs.rocrand import device_sobol as _sobol
 from gpusim.libs.rocrand import device_threefry as _threefry
@@ -92,6 +94,9 @@ rocrand_state_scrambled_sobol32 = _table_state(
     _SB[(32, True)], "rocrand_state_scrambled_sobol32", "scrambled Sobol32")
 rocrand_state_scrambled_sobol64 = _table_state(
     _SB[(64, True)], "rocrand_state_scrambled_sobol64", "scrambled Sobol64")
+rocrand_state_mtgp32 = hip.LocalStruct(
+    "rocrand_state_mtgp32", _mtgp.WORDS, np.uint32, space="shared",
+    doc="MTGP32 state a block shares: rocRAND's struct words (device_mtgp32.py).")
 
 
 # -- what the generators differ in: the number a distribution starts from and its maps --
@@ -237,15 +242,19 @@ _LFSR = _plain_api({"rocrand_init": _lfsr.init, "rocrand": _lfsr.next_word,
                    32)
 
 
-@hip.DeviceFunction
-def _lfsr_normal2(state):
-    """rocRAND's ``normal_distribution2`` of two words (Box-Muller)."""
-    x = _lfsr.next_word(state)
-    y = _lfsr.next_word(state)
-    return _box_muller32(x, y)
+def _words_normal2(word) -> hip.DeviceFunction:
+    @hip.DeviceFunction
+    def normal2(state):
+        """rocRAND's ``normal_distribution2`` of two words (Box-Muller)."""
+        x = word(state)
+        y = word(state)
+        return _box_muller32(x, y)
+    return normal2
 
 
-_LFSR["rocrand_normal2"] = _lfsr_normal2
+_LFSR["rocrand_normal2"] = _words_normal2(_lfsr.next_word)
+_MTGP = _plain_api({"rocrand": _mtgp.next_word}, 32)
+_MTGP["rocrand_normal2"] = _words_normal2(_mtgp.next_word)
 _APIS = {
     rocrand_state_philox4x32_10: _api(_philox, _philox.next_word, _philox.next_word,
                                       _uniform32, _box_muller32, False),
@@ -264,6 +273,7 @@ _APIS = {
     rocrand_state_sobol64: _plain_api(_SB[(64, False)], 64),
     rocrand_state_scrambled_sobol32: _plain_api(_SB[(32, True)], 32),
     rocrand_state_scrambled_sobol64: _plain_api(_SB[(64, True)], 64),
+    rocrand_state_mtgp32: _MTGP,
 }
 
 
