@@ -28,6 +28,7 @@ def no_sampled_estimate(monkeypatch):
     """Launches keep the first-order time estimate, so only the fast variant of a kernel
     is compiled: with the default estimate a first launch also compiles the trace variant
     (and, on a grid this small, runs only that one). For tests whose checks are a big
-    kernel's numbers (ThreeFry: 20 rounds inlined at every draw take numba ~10 s a
-    variant); tests/tracing checks that the trace variant leaves the same numbers."""
+    kernel's numbers (ThreeFry: its 20 rounds are inlined at every draw, a ~1000-line
+    function for numba in each variant); tests/tracing checks that the trace variant
+    leaves the same numbers."""
     monkeypatch.setattr(estimate, "ENABLED", False)
