@@ -42,7 +42,6 @@ test: $(VENV)/.test-ready $(OVERRIDES)
 	$(BIN)/ruff check .
 	$(BIN)/python course/make_labs.py --check
 	$(BIN)/python -m pytest --nbval solutions
-	$(BIN)/python -m pytest --nbval-lax labs
 	$(BIN)/python -m pytest tests --durations=10
 
 # Regenerate the student labs from the instructor solutions.

@@ -14,7 +14,7 @@ lab is the same notebook with:
       #> nbytes = 0  # TODO: how many bytes does x hold?
       ### END SOLUTION
 
-  Starters must run without error: labs pass ``pytest --nbval-lax``;
+  Starters must run without error (tests/course/test_notebooks.py runs each);
 - cells tagged ``instructor`` dropped;
 - nbgrader's cell metadata (``nbgrader_metadata``): exercise cells are nbgrader
   "solution" cells, cells that call ``course.check`` are its autograded "tests" (locked,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
@@ -233,7 +234,7 @@ def compile(source: str, instances: tuple[str, ...] = ()) -> Module:  # noqa: A0
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"hip_{digest}.py"
     if not path.exists() or path.read_text() != python_source:
-        tmp = path.with_suffix(f".{id(source)}.tmp")
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # one per process: xdist workers
         tmp.write_text(python_source)
         tmp.replace(path)
     register(str(path), {k + len(HEADER) + 1: cpp for k, cpp in enumerate(origin) if cpp})

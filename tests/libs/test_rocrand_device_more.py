@@ -110,6 +110,7 @@ def _threefry_kernel(state_type):
     return kernel
 
 
+@pytest.mark.usefixtures("no_sampled_estimate")
 @pytest.mark.parametrize("n,bits", [(2, 32), (4, 32), (2, 64), (4, 64)])
 def test_threefry_kernel_matches_host_stream(n, bits):
     state_type = getattr(rocrand, f"rocrand_state_threefry{n}x{bits}_20")
@@ -131,6 +132,7 @@ def test_threefry_kernel_matches_host_stream(n, bits):
         assert row[11] == log.view(np.uint32)  # double mean/stddev, as rocRAND's ThreeFry
 
 
+@pytest.mark.usefixtures("no_sampled_estimate")
 def test_threefry_threads_on_offsets_equal_the_host_generator():
     """Thread i at (seed, 0, i) is the ThreeFry2x32 host generator's number i."""
     n = 64
