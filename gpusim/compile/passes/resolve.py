@@ -41,6 +41,7 @@ from gpusim.compile.device import mathlib
 from gpusim.compile.device.mathlib import MATH_EXTRAS
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.ir import Cast, Intrinsic, MathCall
+from gpusim.compile.passes.grid_group import rewrite_grid_groups
 from gpusim.compile.passes.operators import operator_expression
 from gpusim.compile.passes.static_args import (
     CONSTANT,
@@ -469,6 +470,7 @@ def resolve_function(fn: ast.FunctionDef, src: SourceFile, *, ns: dict[str, Any]
                      wave_size: int, kernel: str | None = None) -> FunctionUnit:
     """Resolve every name in ``fn`` against ``ns``; returns the rewritten function."""
     unit = FunctionUnit(fn=fn, src=src, params=[])
+    rewrite_grid_groups(fn, ns)  # cuda.cg.this_grid() / g.sync(), before names resolve
     resolver = _Resolver(unit, ns, wave_size, kernel or fn.name)
     fn.args = resolver.visit(fn.args)
     fn.body = resolver.statements(fn.body)
