@@ -287,6 +287,8 @@ class Kernel:
         staged.copy_back(stream)
         if any(isinstance(a, np.void) for a in args):  # a record argument is copied back
             synchronize_stream(stream)                 # when the kernel ends (numba.cuda)
+        elif any(s.raises is not None for s in ck.sites):  # numba.cuda raises a kernel's
+            synchronize_stream(stream)                     # exception at its launch
 
 
 def _device_label(spec: Any) -> str:

@@ -29,7 +29,6 @@ _ARRAY_HINT = "a fixed-size hip.local.array(n, dtype) filled by a for loop"
 _UNSUPPORTED: dict[type, tuple[str, str]] = {
     ast.Try: ("`try` statements", "kernels cannot catch errors; test the condition with `if`"),
     ast.With: ("`with` statements", "write the code without a context manager"),
-    ast.Raise: ("`raise`", "`assert condition` (reported as a device-side assert) or `return`"),
     ast.Import: ("`import` inside a kernel", "import at module level, outside the kernel"),
     ast.ImportFrom: ("`import` inside a kernel", "import at module level, outside the kernel"),
     ast.Global: ("`global`", "write results into an array argument"),
