@@ -60,7 +60,8 @@ def raised_exception(raises: tuple, thread: tuple[int, int, int],
 
 def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tuple,
                 args: tuple) -> BaseException:
-    """The ``HipError`` (or, for a ``raise``, the kernel's exception) for ``KernelFaultError(code, site, block, thread, value, limit)``."""
+    """The ``HipError`` for ``KernelFaultError(code, site, block, thread, value, limit)``
+    (for the kernel's own ``raise``, its exception)."""
     code, site_no, b, t, value, limit = (int(a) for a in fault_args[:6])
     site = ck.sites[site_no]
     where = f"line {site.line}, column {site.col} of {shown_filename(site.filename)}"

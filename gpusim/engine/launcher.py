@@ -49,6 +49,7 @@ from gpusim.engine.sanitizer import CheckState
 from gpusim.engine.validate import as_dim3, validate_lds, validate_shape
 from gpusim.engine.watchdog import timeout_error
 from gpusim.engine.workers import LaunchTimeoutError, plan_workers, run_workers
+from gpusim.errors import HipError
 
 _cache: dict[tuple, CompiledKernel] = {}
 _cache_lock = threading.Lock()
