@@ -127,6 +127,14 @@ class ExprGen(ast.NodeTransformer):
             index = self.checked_index(base.id, node.slice, node)
             self.access = saved
             return ast.Subscript(value=_name(base.id), slice=index, ctx=node.ctx)
+        if isinstance(getattr(base, "numba_type", None), types.Array):  # x[0][i]: an array
+            inner = self.visit(base)  # held in a tuple, checked like a named one; the
+            what = self.access if isinstance(node.ctx, ast.Load) else self.store_access
+            saved, self.access = self.access, what  # trace and sanitizer hooks know
+            hooks, self.instrument = self.instrument, None  # named arrays only: not seen
+            index = self.checked_index(ast.unparse(inner), node.slice, node)
+            self.access, self.instrument = saved, hooks
+            return ast.Subscript(value=inner, slice=index, ctx=node.ctx)
         return self.generic_visit(node)
 
     def checked_index(self, array: str, index: ast.expr, at: ast.AST) -> ast.expr:
