@@ -398,6 +398,8 @@ def _constant_type(node: ast.Constant, typer: Typer) -> Any:
         return types.complex128
     if isinstance(v, str):
         return types.unicode_type
+    if isinstance(v, bytes):  # stored into an 'S' array or record field, as numba.cuda does
+        return types.Bytes(types.uint8, 1, "C", readonly=True)
     if v is None:
         return types.none
     raise typer.fail(node, f"the constant {v!r} cannot be used in a kernel")

@@ -98,8 +98,6 @@ def check_subset(fn: ast.FunctionDef, src: SourceFile, *, device: bool = False,
             for kw in node.keywords:
                 if kw.arg is None:
                     fail(node, "`**` in calls is", "pass the arguments one by one")
-        if isinstance(node, ast.Constant) and isinstance(node.value, bytes):
-            fail(node, "bytes literals are", "numbers")
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 from numba.core import types as nbtypes
+from numba.np.numpy_support import as_dtype
 
 from gpusim.compile.codegen.instrument import Instrument
 from gpusim.compile.ir import KernelIR, Region
@@ -150,7 +151,7 @@ class TraceInstrument(Instrument):
             k = kir.params.index(array)
             base = f"_tr[4][{k}]"
             strides = [f"{array}.strides[{d}]" for d in range(len(checked))]
-            itemsize = np.dtype(str(kir.arg_types[k].dtype)).itemsize
+            itemsize = as_dtype(kir.arg_types[k].dtype).itemsize  # records, 'S' chars too
         else:
             decl = kir.arrays[array]
             base, itemsize = str(self.lds[array]), decl.dtype.itemsize
