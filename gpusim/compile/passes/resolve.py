@@ -357,6 +357,10 @@ class _Resolver(ast.NodeTransformer):
             return node.value
         if isinstance(node, ast.Tuple):
             return tuple(self.static_eval(e, what) for e in node.elts)
+        if isinstance(node, ast.Name) and node.id in self.locals:  # N = 100 in the kernel
+            assigned = _only_assignment(self.unit.fn, node.id)
+            if assigned is not None:  # numba propagates it as a constant
+                return self.static_eval(assigned, what)
         if isinstance(node, (ast.Name, ast.Attribute)):
             found, value = self.lookup(node)
             if found:
@@ -442,6 +446,16 @@ class _Resolver(ast.NodeTransformer):
     def visit_arg(self, node: ast.arg) -> ast.arg:
         node.arg = self.unit_rename(node.arg) or node.arg
         return node
+
+
+def _only_assignment(fn: ast.FunctionDef, name: str) -> ast.expr | None:
+    """The value of ``name = value`` if that is the only statement binding ``name``."""
+    binds = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name
+             and not isinstance(n.ctx, ast.Load)]
+    assigns = [s for s in ast.walk(fn) if isinstance(s, ast.Assign) and len(s.targets) == 1
+               and isinstance(s.targets[0], ast.Name) and s.targets[0].id == name]
+    params = {a.arg for a in fn.args.args}
+    return assigns[0].value if len(binds) == len(assigns) == 1 and name not in params else None
 
 
 def _copy(new: ast.AST, old: ast.AST) -> ast.AST:
