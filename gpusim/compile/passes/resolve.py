@@ -173,6 +173,18 @@ class _Resolver(ast.NodeTransformer):
         node.value = self.visit(node.value)
         return node
 
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        found, base = (self.lookup(node.value) if isinstance(node.value, (ast.Name, ast.Attribute))
+                       else (False, None))
+        if found and isinstance(base, enum.EnumMeta):  # Color['red']: a member, by name
+            if not (isinstance(node.slice, ast.Constant) and node.slice.value in base.__members__):
+                raise self.fail(node, f"{ast.unparse(node)} is not a member of {base.__name__}",
+                                instead=f"one of {', '.join(base.__members__)} in quotes")
+            member = base[node.slice.value].value
+            if isinstance(member, (int, float)):
+                return _copy(ast.Constant(value=member), node)
+        return self.generic_visit(node)
+
     def value_node(self, node: ast.expr) -> ast.expr:
         """Rewrite a non-local name used as a value."""
         _, value = self.lookup(node)
