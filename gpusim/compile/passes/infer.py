@@ -306,6 +306,9 @@ class Typer:
     def subscript(self, node: ast.Subscript, base: Any) -> Any:
         idx = node.slice
         if isinstance(base, types.Record):
+            k, names = _int_literal(idx), list(base.fields)
+            if k is not None and -len(names) <= k < len(names):  # r[0]: a field by position
+                return self.field(node, base, names[k])
             if not (isinstance(idx, ast.Constant) and isinstance(idx.value, str)):
                 raise self.fail(node, "a record is indexed by a field name in quotes",
                                 instead="r['x'] or r.x")
