@@ -164,12 +164,22 @@ class Typer:
             self.attribute(target)  # a record field: r.x = v or a[i].x = v
             if isinstance(ty, (types.Array, types.BaseTuple)) or ty == types.none:
                 raise self.fail(value, f"cannot store a {ty} into a record field")
+        elif isinstance(target, ast.Subscript) and getattr(target, "fills", False):
+            return  # r['a'][...] = arr, rewritten below on an earlier round
         elif isinstance(target, ast.Subscript):
             base = self.expr(target.value)
             if isinstance(target.value, ast.Name) and self.space(target.value.id) == "const":
                 raise self.fail(target, "const arrays are read-only",
                                 instead="a hip.shared.array or an argument array")
-            self.subscript(target, base)
+            elem = self.subscript(target, base)
+            if (isinstance(base, types.Record) and isinstance(elem, types.NestedArray)
+                    and isinstance(ty, types.Array) and ty.ndim == elem.ndim):
+                # r['a'] = arr fills the nested array: r['a'][...] = arr, whose copy numba
+                # checks (a shape mismatch is a ValueError; r['a'] = arr would read past arr)
+                target.value = ast.copy_location(ast.Subscript(target.value, target.slice,
+                                                               ast.Load()), target)
+                target.slice, target.fills = ast.Constant(Ellipsis), True
+                return
             if isinstance(ty, (types.Array, types.BaseTuple)) or ty == types.none:
                 raise self.fail(value, f"cannot store a {ty} into an array element")
 
