@@ -50,11 +50,9 @@ def _table(fn) -> tuple[np.ndarray, np.ndarray]:
     return out, defined
 
 
-_COSH, _COSH_OK = _table(lambda re, im: cmath.cosh(complex(re, im)))
-_SINH, _SINH_OK = _table(lambda re, im: cmath.sinh(complex(re, im)))
-_TANH, _TANH_OK = _table(lambda re, im: cmath.tanh(complex(re, im)))
-_ACOSH, _ACOSH_OK = _table(lambda re, im: cmath.acosh(complex(re, im)))
-_LOG10, _LOG10_OK = _table(lambda re, im: cmath.log10(complex(re, im)))
+_UNARY = (cmath.cosh, cmath.sinh, cmath.tanh, cmath.acosh, cmath.log10)
+_TABLES, _DEFINED = (np.stack(t) for t in zip(*(
+    _table(lambda re, im, fn=fn: fn(complex(re, im))) for fn in _UNARY), strict=True))
 _RECT, _RECT_OK = _table(cmath.rect)
 
 
@@ -106,33 +104,45 @@ def _lookup(table, ok, re, im, computed):
 
 
 @_jit
-def cmath_cosh(z):
+def _unary(k, z):
+    """Function ``k`` of ``_UNARY`` at z, with C99's value where both parts are special."""
     w = as_complex(z)
-    return _lookup(_COSH, _COSH_OK, w.real, w.imag, cmath.cosh(w))
+    if k == 0:
+        r = cmath.cosh(w)
+    elif k == 1:
+        r = cmath.sinh(w)
+    elif k == 2:
+        r = cmath.tanh(w)
+    elif k == 3:
+        r = cmath.acosh(w)
+    else:
+        r = cmath.log10(w)
+    return _lookup(_TABLES[k], _DEFINED[k], w.real, w.imag, r)
+
+
+@_jit
+def cmath_cosh(z):
+    return _unary(0, z)
 
 
 @_jit
 def cmath_sinh(z):
-    w = as_complex(z)
-    return _lookup(_SINH, _SINH_OK, w.real, w.imag, cmath.sinh(w))
+    return _unary(1, z)
 
 
 @_jit
 def cmath_tanh(z):
-    w = as_complex(z)
-    return _lookup(_TANH, _TANH_OK, w.real, w.imag, cmath.tanh(w))
+    return _unary(2, z)
 
 
 @_jit
 def cmath_acosh(z):
-    w = as_complex(z)
-    return _lookup(_ACOSH, _ACOSH_OK, w.real, w.imag, cmath.acosh(w))
+    return _unary(3, z)
 
 
 @_jit
 def cmath_log10(z):
-    w = as_complex(z)
-    return _lookup(_LOG10, _LOG10_OK, w.real, w.imag, cmath.log10(w))
+    return _unary(4, z)
 
 
 @_jit
@@ -152,6 +162,9 @@ def cmath_polar(z):
     """(modulus, argument) of z."""
     return cmath.polar(as_complex(z))
 
+
+__all__ = ["cmath_acosh", "cmath_cosh", "cmath_log10", "cmath_phase", "cmath_polar",
+           "cmath_rect", "cmath_sinh", "cmath_tanh"]
 
 # kernel-language function -> name of its implementation here
 CMATH_EXTRAS = {cmath.phase: "cmath_phase", cmath.polar: "cmath_polar",

@@ -21,17 +21,8 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-from gpusim.compile.device.cmathlib import (  # noqa: F401 - resolve finds them here
-    CMATH_EXTRAS,
-    cmath_acosh,
-    cmath_cosh,
-    cmath_log10,
-    cmath_phase,
-    cmath_polar,
-    cmath_rect,
-    cmath_sinh,
-    cmath_tanh,
-)
+from gpusim.compile.device.cmathlib import *  # noqa: F403 - resolve finds cmath_* here
+from gpusim.compile.device.cmathlib import CMATH_EXTRAS
 
 _jit = numba.njit(cache=True)
 
