@@ -301,6 +301,7 @@ class Site:
     filename: str = ""
     func: str = ""
     var: str = ""  # the array's name in the generated code (argument position lookup)
+    raises: Any = None  # (exception class, args) of a `raise` (passes/raises.py)
 
 
 @dataclass
@@ -346,7 +347,8 @@ class KernelIR:
         """Record a fault site and return its number."""
         src = getattr(node, "gsrc", None) or self.src
         self.sites.append(Site(getattr(node, "lineno", 0), getattr(node, "col_offset", 0) + 1,
-                               what, array, space, src.filename, src.func, var))
+                               what, array, space, src.filename, src.func, var,
+                               getattr(node, "raises", None)))
         return len(self.sites) - 1
 
     def array_params(self) -> set[str]:

@@ -74,9 +74,11 @@ def _key(arg: Any) -> tuple:
 
 
 def _number_tuple(arg: Any) -> bool:
-    """A tuple (or named tuple) of numbers and such tuples: passed by value, as numba does."""
+    """A tuple (or named tuple) of numbers and such tuples: passed by value, as numba does;
+    a plain tuple may hold arrays too (the runtime stages each, as numba.cuda does)."""
     return isinstance(arg, tuple) and all(
-        isinstance(v, _NUMBERS) or _number_tuple(v) for v in arg)
+        isinstance(v, _NUMBERS) or _number_tuple(v)
+        or (type(arg) is tuple and isinstance(v, np.ndarray)) for v in arg)
 
 
 def arg_types(args: tuple, kernel: Any = None) -> tuple:

@@ -45,9 +45,23 @@ def _advice(ck: CompiledKernel, site: Any, value: int, limit: int) -> str:
                          value=value, limit=limit)
 
 
+def raised_exception(raises: tuple, thread: tuple[int, int, int],
+                     block: tuple[int, int, int]) -> BaseException:
+    """The host-side exception for a kernel's ``raise`` (``compile/passes/raises.py``), with
+    numba.cuda's message: the raising thread, then the exception's first argument.
+
+    >>> raised_exception((ValueError, ("bad x",)), (1, 0, 0), (2, 0, 0))
+    ValueError('tid=[1, 0, 0] ctaid=[2, 0, 0]: bad x')
+    """
+    cls, args = raises
+    where = f"tid={list(thread)} ctaid={list(block)}"
+    return cls(f"{where}: {args[0]}" if args else where, *args[1:])
+
+
 def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tuple,
-                args: tuple) -> HipError:
-    """The ``HipError`` for ``KernelFaultError(code, site, block, thread, value, limit)``."""
+                args: tuple) -> BaseException:
+    """The ``HipError`` for ``KernelFaultError(code, site, block, thread, value, limit)``
+    (for the kernel's own ``raise``, its exception)."""
     code, site_no, b, t, value, limit = (int(a) for a in fault_args[:6])
     site = ck.sites[site_no]
     where = f"line {site.line}, column {site.col} of {shown_filename(site.filename)}"
@@ -83,6 +97,8 @@ def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tu
                "same barrier; on a GPU this hangs or corrupts LDS. Move the barrier out of the "
                "`if`/loop, or make its condition the same for the whole block.")
         return HipError(hipError_t.hipErrorLaunchFailure, msg)
+    if code == FAULT_ASSERT and site.raises is not None:  # the kernel's own `raise`
+        return raised_exception(site.raises, unflatten(t, block), unflatten(b, grid))
     if code == FAULT_ASSERT:
         msg = f"kernel '{ck.name}': assertion failed at {where} in {thread}.{src}"
         return HipError(hipError_t.hipErrorAssert, msg)

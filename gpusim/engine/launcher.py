@@ -49,6 +49,7 @@ from gpusim.engine.sanitizer import CheckState
 from gpusim.engine.validate import as_dim3, validate_lds, validate_shape
 from gpusim.engine.watchdog import timeout_error
 from gpusim.engine.workers import LaunchTimeoutError, plan_workers, run_workers
+from gpusim.errors import HipError
 
 _cache: dict[tuple, CompiledKernel] = {}
 _cache_lock = threading.Lock()
@@ -145,7 +146,8 @@ class Launch:
                 details = (int(ctl[1]), *(int(v) for v in ctl[2:7]))
             err = fault_error(self.kernel, details, grid=self.grid, block=self.block,
                               args=self.args)
-            raise (state.with_findings(err) if state is not None else err)
+            checked = state is not None and isinstance(err, HipError)  # not a kernel's raise
+            raise (state.with_findings(err) if checked else err)
         others = [e for e in errors if not isinstance(e, KernelFaultError)]
         if others:
             raise others[0]

@@ -259,8 +259,12 @@ class DeviceArray(DeviceArrayViews):
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         raise self._not_host(f"numpy.{func.__name__} on a device array")
 
-    def __iter__(self):
-        raise self._not_host("iterating over a device array")
+    def __iter__(self) -> Any:
+        """Element by element (rows of an n-d array as device views), each read a
+        synchronous copy as ``d[i]`` is: numba.cuda allows it; one copy per item is slow,
+        so copy_to_host() first when reading many."""
+        for i in range(len(self)):
+            yield self[i]
 
     def __bool__(self) -> bool:
         raise self._not_host("the truth value of a device array")

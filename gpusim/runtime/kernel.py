@@ -39,6 +39,7 @@ from gpusim.engine import estimate, prepare, specialize
 from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.runtime import kernel_trace
 from gpusim.runtime.kernel_args import check_alive, device_values, stage
+from gpusim.runtime.kernel_overloads import overloads_of
 from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_resources
 from gpusim.runtime.launch_config import LaunchConfigError, Specialized, check_dims
 from gpusim.runtime.managed import ManagedArray
@@ -82,6 +83,11 @@ class Kernel:
 
     def __repr__(self) -> str:
         return f"<gpusim kernel {self.__name__}>"
+
+    @property
+    def overloads(self) -> dict:
+        """numba.cuda's ``{argument types: compiled kernel}`` (``kernel_overloads.py``)."""
+        return overloads_of(self)
 
     def __call__(self, *args: Any) -> None:
         raise LaunchConfigError(hipError_t.hipErrorMissingConfiguration,
@@ -286,6 +292,8 @@ class Kernel:
         staged.copy_back(stream)
         if any(isinstance(a, np.void) for a in args):  # a record argument is copied back
             synchronize_stream(stream)                 # when the kernel ends (numba.cuda)
+        elif any(s.raises is not None for s in ck.sites):  # numba.cuda raises a kernel's
+            synchronize_stream(stream)                     # exception at its launch
 
 
 def _device_label(spec: Any) -> str:

@@ -101,20 +101,23 @@ def stage(kernel: Any, args: tuple, stream: Any, device: int) -> Staged:
     """The engine's view of each argument for a launch on ``device``; host arrays get a
     device array (allocated, not yet copied: ``Staged.copy_in``)."""
     check_alive(kernel, args, "was launched")
-    values, copies = [], []
-    for arg in args:
+    copies: list = []
+
+    def one(arg: Any) -> Any:
         hint = arg if isinstance(arg, ArgHint) else InOut(arg)
         arg = hint.value
         if isinstance(arg, DeviceArray):
             check_kernel_access(device, arg,
                                 origin=f"kernel '{getattr(kernel, '__name__', kernel)}'")
-            arg = arg.device_view()
-        elif isinstance(arg, np.ndarray):
+            return arg.device_view()
+        if isinstance(arg, np.ndarray):
             tmp = to_device(arg, stream=stream, copy=False)
             copies.append((arg, tmp, hint.copy_in, hint.copy_back))
-            arg = tmp.device_view()
-        values.append(arg)
-    return Staged(tuple(values), copies)
+            return tmp.device_view()
+        if type(arg) is tuple:  # a tuple holding arrays: each is staged (numba.cuda)
+            return tuple(one(v) for v in arg)
+        return arg
+    return Staged(tuple(one(arg) for arg in args), copies)
 
 
 def device_values(kernel: Any, args: tuple) -> tuple:

@@ -127,10 +127,22 @@ class ExprGen(ast.NodeTransformer):
             index = self.checked_index(base.id, node.slice, node)
             self.access = saved
             return ast.Subscript(value=_name(base.id), slice=index, ctx=node.ctx)
+        if isinstance(getattr(base, "numba_type", None), types.Array):  # x[0][i]: an array
+            name = ast.unparse(base)  # the user's text names it in a fault
+            inner = self.visit(base)  # held in a tuple, checked like a named one; the
+            what = self.access if isinstance(node.ctx, ast.Load) else self.store_access
+            saved, self.access = self.access, what  # trace and sanitizer hooks know
+            hooks, self.instrument = self.instrument, None  # named arrays only: not seen
+            index = self.checked_index(name, node.slice, node,
+                                       shape_of=ast.unparse(inner))
+            self.access, self.instrument = saved, hooks
+            return ast.Subscript(value=inner, slice=index, ctx=node.ctx)
         return self.generic_visit(node)
 
-    def checked_index(self, array: str, index: ast.expr, at: ast.AST) -> ast.expr:
-        """``_ix(i, bound, site, _b, _t, _ctl)`` for each index of ``array``."""
+    def checked_index(self, array: str, index: ast.expr, at: ast.AST,
+                      shape_of: str = "") -> ast.expr:
+        """``_ix(i, bound, site, _b, _t, _ctl)`` for each index of ``array`` (whose shape is
+        ``shape_of``'s when that is given: the generated text of an unnamed array)."""
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
         ty = getattr(index, "numba_type", None)
         if isinstance(ty, types.BaseTuple) and not isinstance(index, ast.Tuple):  # a[gid]
@@ -143,12 +155,12 @@ class ExprGen(ast.NodeTransformer):
         for k, p in enumerate(parts):
             if isinstance(p, ast.Slice):  # a view: numba clamps slice bounds, as NumPy does
                 checked.append(self.visit(p))
-                bounds.append(_expr(f"{array}.shape[{k}]"))
+                bounds.append(_expr(f"{shape_of or array}.shape[{k}]"))
                 continue
             if decl is not None and not decl.dynamic:
                 bound: ast.expr = ast.Constant(decl.shape[k])
             else:
-                bound = _expr(f"{array}.shape[{k}]")
+                bound = _expr(f"{shape_of or array}.shape[{k}]")
             what, self.access = self.access, "read"  # arrays read inside an index: reads
             checked.append(self.check(self.visit(p), bound, site))
             self.access = what

@@ -52,8 +52,11 @@ VOTE_KIND = {"ballot": "VOTE_BALLOT", "any": "VOTE_ANY", "all": "VOTE_ALL",
 
 
 def np_type(ty) -> str:
-    """``np.float32`` for numba's float32 (``np.bool_`` for bool)."""
-    name = str(ty)
+    """``np.float32`` for numba's float32 or NumPy's (``np.bool_`` for bool); a record or
+    string dtype is written out whole (``np.dtype([('i', '<i4'), ...])``)."""
+    if isinstance(ty, np.dtype) and (ty.fields is not None or ty.kind in "SUV"):
+        return f"np.{ty!r}"
+    name = ty.name if isinstance(ty, np.dtype) else str(ty)
     return "np.bool_" if name == "bool" else f"np.{np.dtype(name).name}"
 
 
@@ -88,12 +91,12 @@ class Generator:
         for name, decl in kir.arrays.items():
             if decl.space == "shared" and decl.dynamic:
                 size = decl.dtype.itemsize
-                items.append((name, f"_dyn.view({np_type(decl.dtype.name)})[:_dynlds // {size}]"))
+                items.append((name, f"_dyn.view({np_type(decl.dtype)})[:_dynlds // {size}]"))
             elif decl.space == "shared":
-                items.append((name, f"np.zeros({decl.shape!r}, {np_type(decl.dtype.name)})"))
+                items.append((name, f"np.zeros({decl.shape!r}, {np_type(decl.dtype)})"))
             elif decl.space == "local":
                 items.append((name + "__l",
-                              f"np.zeros((_nt,) + {decl.shape!r}, {np_type(decl.dtype.name)})"))
+                              f"np.zeros((_nt,) + {decl.shape!r}, {np_type(decl.dtype)})"))
         for name, ty in sorted(kir.spilled.items()):
             items.append((name + "__s", f"np.zeros(_nt, {np_type(ty)})"))
         for mask in kir.masks:

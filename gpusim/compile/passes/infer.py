@@ -164,12 +164,22 @@ class Typer:
             self.attribute(target)  # a record field: r.x = v or a[i].x = v
             if isinstance(ty, (types.Array, types.BaseTuple)) or ty == types.none:
                 raise self.fail(value, f"cannot store a {ty} into a record field")
+        elif isinstance(target, ast.Subscript) and getattr(target, "fills", False):
+            return  # r['a'][...] = arr, rewritten below on an earlier round
         elif isinstance(target, ast.Subscript):
             base = self.expr(target.value)
             if isinstance(target.value, ast.Name) and self.space(target.value.id) == "const":
                 raise self.fail(target, "const arrays are read-only",
                                 instead="a hip.shared.array or an argument array")
-            self.subscript(target, base)
+            elem = self.subscript(target, base)
+            if (isinstance(base, types.Record) and isinstance(elem, types.NestedArray)
+                    and isinstance(ty, types.Array) and ty.ndim == elem.ndim):
+                # r['a'] = arr fills the nested array: r['a'][...] = arr, whose copy numba
+                # checks (a shape mismatch is a ValueError; r['a'] = arr would read past arr)
+                target.value = ast.copy_location(ast.Subscript(target.value, target.slice,
+                                                               ast.Load()), target)
+                target.slice, target.fills = ast.Constant(Ellipsis), True
+                return
             if isinstance(ty, (types.Array, types.BaseTuple)) or ty == types.none:
                 raise self.fail(value, f"cannot store a {ty} into an array element")
 
@@ -306,6 +316,9 @@ class Typer:
     def subscript(self, node: ast.Subscript, base: Any) -> Any:
         idx = node.slice
         if isinstance(base, types.Record):
+            k, names = _int_literal(idx), list(base.fields)
+            if k is not None and -len(names) <= k < len(names):  # r[0]: a field by position
+                return self.field(node, base, names[k])
             if not (isinstance(idx, ast.Constant) and isinstance(idx.value, str)):
                 raise self.fail(node, "a record is indexed by a field name in quotes",
                                 instead="r['x'] or r.x")
@@ -398,6 +411,8 @@ def _constant_type(node: ast.Constant, typer: Typer) -> Any:
         return types.complex128
     if isinstance(v, str):
         return types.unicode_type
+    if isinstance(v, bytes):  # stored into an 'S' array or record field, as numba.cuda does
+        return types.Bytes(types.uint8, 1, "C", readonly=True)
     if v is None:
         return types.none
     raise typer.fail(node, f"the constant {v!r} cannot be used in a kernel")

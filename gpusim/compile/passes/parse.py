@@ -23,6 +23,7 @@ from typing import Any
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.passes.exec_source import find_source, install
 from gpusim.compile.passes.loops import desugar_loops
+from gpusim.compile.passes.raises import rewrite_raises
 from gpusim.errors import KernelCompileError
 
 install()  # from now on, the text of kernels built with exec() is kept
@@ -71,6 +72,7 @@ def parse_function(pyfunc: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceF
         node.gsrc = src
     fn.decorator_list = []
     desugar_loops(fn, namespace(pyfunc))  # for v in a / enumerate / zip -> range loops
+    rewrite_raises(fn, namespace(pyfunc), src)  # raise E("msg") -> a stop carrying E
     return fn, src
 
 

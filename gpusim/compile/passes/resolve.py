@@ -41,6 +41,7 @@ from gpusim.compile.device import mathlib
 from gpusim.compile.device.mathlib import MATH_EXTRAS
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.ir import Cast, Intrinsic, MathCall
+from gpusim.compile.passes.grid_group import rewrite_grid_groups
 from gpusim.compile.passes.operators import operator_expression
 from gpusim.compile.passes.static_args import (
     CONSTANT,
@@ -171,6 +172,18 @@ class _Resolver(ast.NodeTransformer):
             return self.value_node(node)
         node.value = self.visit(node.value)
         return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        found, base = (self.lookup(node.value) if isinstance(node.value, (ast.Name, ast.Attribute))
+                       else (False, None))
+        if found and isinstance(base, enum.EnumMeta):  # Color['red']: a member, by name
+            if not (isinstance(node.slice, ast.Constant) and node.slice.value in base.__members__):
+                raise self.fail(node, f"{ast.unparse(node)} is not a member of {base.__name__}",
+                                instead=f"one of {', '.join(base.__members__)} in quotes")
+            member = base[node.slice.value].value
+            if isinstance(member, (int, float)):
+                return _copy(ast.Constant(value=member), node)
+        return self.generic_visit(node)
 
     def value_node(self, node: ast.expr) -> ast.expr:
         """Rewrite a non-local name used as a value."""
@@ -356,6 +369,10 @@ class _Resolver(ast.NodeTransformer):
             return node.value
         if isinstance(node, ast.Tuple):
             return tuple(self.static_eval(e, what) for e in node.elts)
+        if isinstance(node, ast.Name) and node.id in self.locals:  # N = 100 in the kernel
+            assigned = _only_assignment(self.unit.fn, node.id)
+            if assigned is not None:  # numba propagates it as a constant
+                return self.static_eval(assigned, what)
         if isinstance(node, (ast.Name, ast.Attribute)):
             found, value = self.lookup(node)
             if found:
@@ -443,6 +460,16 @@ class _Resolver(ast.NodeTransformer):
         return node
 
 
+def _only_assignment(fn: ast.FunctionDef, name: str) -> ast.expr | None:
+    """The value of ``name = value`` if that is the only statement binding ``name``."""
+    binds = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name
+             and not isinstance(n.ctx, ast.Load)]
+    assigns = [s for s in ast.walk(fn) if isinstance(s, ast.Assign) and len(s.targets) == 1
+               and isinstance(s.targets[0], ast.Name) and s.targets[0].id == name]
+    params = {a.arg for a in fn.args.args}
+    return assigns[0].value if len(binds) == len(assigns) == 1 and name not in params else None
+
+
 def _copy(new: ast.AST, old: ast.AST) -> ast.AST:
     ast.copy_location(new, old)
     new.gsrc = getattr(old, "gsrc", None)
@@ -469,6 +496,7 @@ def resolve_function(fn: ast.FunctionDef, src: SourceFile, *, ns: dict[str, Any]
                      wave_size: int, kernel: str | None = None) -> FunctionUnit:
     """Resolve every name in ``fn`` against ``ns``; returns the rewritten function."""
     unit = FunctionUnit(fn=fn, src=src, params=[])
+    rewrite_grid_groups(fn, ns)  # cuda.cg.this_grid() / g.sync(), before names resolve
     resolver = _Resolver(unit, ns, wave_size, kernel or fn.name)
     fn.args = resolver.visit(fn.args)
     fn.body = resolver.statements(fn.body)

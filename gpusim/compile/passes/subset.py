@@ -29,7 +29,6 @@ _ARRAY_HINT = "a fixed-size hip.local.array(n, dtype) filled by a for loop"
 _UNSUPPORTED: dict[type, tuple[str, str]] = {
     ast.Try: ("`try` statements", "kernels cannot catch errors; test the condition with `if`"),
     ast.With: ("`with` statements", "write the code without a context manager"),
-    ast.Raise: ("`raise`", "`assert condition` (reported as a device-side assert) or `return`"),
     ast.Import: ("`import` inside a kernel", "import at module level, outside the kernel"),
     ast.ImportFrom: ("`import` inside a kernel", "import at module level, outside the kernel"),
     ast.Global: ("`global`", "write results into an array argument"),
@@ -99,8 +98,6 @@ def check_subset(fn: ast.FunctionDef, src: SourceFile, *, device: bool = False,
             for kw in node.keywords:
                 if kw.arg is None:
                     fail(node, "`**` in calls is", "pass the arguments one by one")
-        if isinstance(node, ast.Constant) and isinstance(node.value, bytes):
-            fail(node, "bytes literals are", "numbers")
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 from numba.core import types as nbtypes
+from numba.np.numpy_support import as_dtype
 
 from gpusim.compile.codegen.instrument import Instrument
 from gpusim.compile.ir import KernelIR, Region
@@ -156,7 +157,7 @@ class TraceInstrument(Instrument):
             k = kir.params.index(array)
             base, ndim = f"_tr[4][{k}]", kir.arg_types[k].ndim
             strides = [f"{array}.strides[{d}]" for d in range(ndim)]
-            itemsize = np.dtype(str(kir.arg_types[k].dtype)).itemsize
+            itemsize = as_dtype(kir.arg_types[k].dtype).itemsize  # records, 'S' chars too
         else:
             decl = kir.arrays[array]
             base, itemsize = str(self.lds[array]), decl.dtype.itemsize
