@@ -60,7 +60,8 @@ NUMPY_MATH = {
     "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "copysign",
     "fmod", "square", "reciprocal", "deg2rad", "rad2deg", "floor_divide", "remainder",
     "invert", "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
-    "right_shift",
+    "right_shift", "degrees", "radians", "equal", "not_equal", "greater", "greater_equal",
+    "less", "less_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
 }
 # Keyword names the kernel language accepts, mapped to positions.
 KEYWORDS = {
