@@ -41,6 +41,7 @@ from gpusim.compile.device import mathlib
 from gpusim.compile.device.mathlib import MATH_EXTRAS
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.ir import Cast, Intrinsic, MathCall
+from gpusim.compile.lang_fp16 import HalfFunction
 from gpusim.compile.passes.operators import operator_expression
 from gpusim.compile.passes.static_args import (
     CONSTANT,
@@ -246,6 +247,9 @@ class _Resolver(ast.NodeTransformer):
         if kwargs and fn is not print:
             raise self.fail(node, f"keyword arguments to {ast.unparse(node.func)} are not "
                             "supported", instead="pass the arguments by position")
+        if isinstance(fn, HalfFunction):  # cuda.fp16.*: lowered by the `half` pass
+            return _copy(MathCall(qualname=f"cuda.fp16.{fn.name}", func=fn, args=args,
+                                  impl=fn.impl), node)
         extra = MATH_EXTRAS.get(fn) if _hashable(fn) else None
         if extra is not None:  # numba's CPU target lacks it: the device library has it
             return _copy(MathCall(qualname=f"{extra.replace('_', '.', 1)}",
