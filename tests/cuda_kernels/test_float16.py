@@ -193,3 +193,26 @@ def test_float16_device_array_and_scalar_argument():
     d = cuda.to_device(a)
     scale[1, 64](d, 0.1)  # the signature converts 0.1 to float16
     np.testing.assert_array_equal(d.copy_to_host(), a * np.float16(0.1))
+
+
+TABLE = np.array([0.1, 0.2, 0.3, 0.4], np.float16)
+THIRD = np.float16(1 / 3)
+
+
+def test_float16_const_local_globals_and_shuffles():
+    @cuda.jit
+    def k(out, x):
+        c = cuda.const.array_like(TABLE)
+        loc = cuda.local.array(4, np.float16)
+        i = cuda.grid(1)
+        for j in range(4):
+            loc[j] = c[j] * x[i]
+        v = loc[i % 4] + TABLE[i % 4] + THIRD
+        out[i] = cuda.shfl_down_sync(0xFFFFFFFF, v, 1)
+
+    x = np.arange(64).astype(np.float16)
+    out = np.zeros_like(x)
+    k[1, 64](out, x)
+    t = TABLE[np.arange(64) % 4]
+    v = t * x + t + THIRD
+    np.testing.assert_array_equal(out, np.concatenate([v[1:], v[-1:]]))  # last lane: own v
