@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from gpusim.compile.ir import Barrier, Collective, KernelIR, Region, Site, walk_schedule
+from gpusim.compile.passes.half import half_positions, storage_value
 
 
 @dataclass
@@ -50,6 +51,7 @@ class CompiledKernel:
     source_lines: list[str] = field(default_factory=list)
     ir: KernelIR | None = None
     mode: str = "fast"  # "fast" or "check" (the sanitizer), see codegen/instrument.py
+    half_args: tuple[int, ...] = ()  # float16 arguments, passed as their storage (device_args)
 
     @classmethod
     def from_ir(cls, kir: KernelIR, run: Any, workspace: Any, *, reference: bool
@@ -69,7 +71,14 @@ class CompiledKernel:
             uses_global_atomics=atomics, prints=_prints(nodes), reference=reference,
             module_path=getattr(kir, "module_path", ""), filename=kir.src.filename,
             firstlineno=kir.src.firstlineno, source_lines=list(kir.src.lines), ir=kir,
-            mode=kir.mode)
+            mode=kir.mode, half_args=half_positions(kir.arg_types))
+
+    def device_args(self, args: tuple) -> tuple:
+        """The launch arguments as the generated code takes them: float16 arrays as their
+        uint16 bits, float16 numbers as float32 (``passes/half.py``); others unchanged."""
+        if not self.half_args:
+            return args
+        return tuple(storage_value(a) if k in self.half_args else a for k, a in enumerate(args))
 
     def line_text(self, line: int, filename: str | None = None) -> str:
         """The user's source line ``line`` (of the kernel's own file)."""

@@ -5,8 +5,8 @@ module. ``GPUSIM_DEBUG=ir`` (or ``gpusim.config.debug = "ir"``) prints the IR af
 pass, ``ir:split`` after one pass, ``source`` the generated module.
 
 >>> [name for name, _ in PASSES]  # doctest: +NORMALIZE_WHITESPACE
-['parse', 'subset', 'resolve', 'normalize', 'uniformity', 'lower', 'infer', 'split',
- 'liveness', 'generate']
+['parse', 'subset', 'resolve', 'normalize', 'uniformity', 'lower', 'infer', 'half',
+ 'split', 'liveness', 'generate']
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from gpusim.compile.passes import (
     resolve_function,
     split,
 )
+from gpusim.compile.passes.half import lower_half, storage_types
 from gpusim.errors import GpusimError, KernelCompileError
 
 
@@ -60,6 +61,7 @@ PASSES: list[tuple[str, Callable[[KernelIR], None]]] = [
     ("uniformity", analyze),  # which values are the same in every thread of a block
     ("lower", lower),  # divergent control flow around barriers -> mask-friendly form
     ("infer", infer),  # numba types of every variable
+    ("half", lower_half),  # float16 -> float32 values and uint16 arrays (numba's CPU has none)
     ("split", split),  # cut at barriers/collectives -> regions and block-level nodes
     ("liveness", plan),  # per-thread arrays for values that cross a cut
     ("generate", generate),  # Python source for numba
@@ -130,5 +132,5 @@ def compile_kernel(pyfunc: Any, arg_types: tuple, *, wave_size: int,
     ``mode="check"`` generates the sanitizer's instrumented code.
     """
     kir = front_end(pyfunc, wave_size=wave_size, arg_types=arg_types, mode=mode)
-    mod = reference_module(kir) if reference else compile_module(kir, tuple(arg_types))
+    mod = reference_module(kir) if reference else compile_module(kir, storage_types(arg_types))
     return CompiledKernel.from_ir(kir, mod.run, mod.workspace, reference=reference)

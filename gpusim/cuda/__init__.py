@@ -42,7 +42,7 @@ from numba import (  # numba.cuda material writes numba.float32 or cuda.float32
 from gpusim import hip as _hip
 from gpusim.compile.lang import *  # noqa: F403 - the kernel language
 from gpusim.compile.lang import __all__ as _language
-from gpusim.cuda import args, cg, devicearray, random
+from gpusim.cuda import args, cg, devicearray, fp16, random
 from gpusim.cuda.compiler import (
     compile,  # noqa: A004 - numba.cuda's name
     compile_for_current_device,
@@ -125,7 +125,7 @@ __all__ = [*_language, "jit", "to_device", "device_array", "device_array_like",
            "managed_array", "DeviceArray", "synchronize", "In", "Out", "InOut", "Reduce",
            "reduce", "gpus", "current_context", "list_devices", "as_cuda_array",
            "is_cuda_array", "compile_ptx", "compile_ptx_for_current_device", "compile",
-           "compile_for_current_device", "args", "cg", "devicearray", "random",
+           "compile_for_current_device", "args", "cg", "devicearray", "fp16", "random",
            "stream", "default_stream", "event", "event_elapsed_time", "is_available",
            "select_device", "get_current_device", "detect", "boolean", "float32", "float64",
            "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "void"]

@@ -107,7 +107,7 @@ class Launch:
                                       and state is None and not ck.prints)
         lp = np.array([*grid3, *block3, nthreads, dyn], dtype=np.int64)
         ctl = np.zeros(8, dtype=np.int64)  # [0]: stop flag; [1:7]: the first bounds fault
-        call_args = self.args + tuple(ck.const_arrays) + (lp, ctl) + (
+        call_args = ck.device_args(self.args) + tuple(ck.const_arrays) + (lp, ctl) + (
             (state.chk,) if state is not None else ())
         claims = iter(_claims([], nblocks, chunk))  # next() is atomic under the GIL
 

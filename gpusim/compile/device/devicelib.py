@@ -48,6 +48,26 @@ from gpusim.compile.device.atomics import (  # noqa: F401 - names used by genera
     atomic_sub,
     atomic_xor,
 )
+from gpusim.compile.device.half import (  # noqa: F401 - names used by generated code
+    f16_bits,
+    f16_round,
+    f16_value,
+    habs,
+    hadd,
+    hdiv,
+    heq,
+    hfma,
+    hge,
+    hgt,
+    hle,
+    hlt,
+    hmax,
+    hmin,
+    hmul,
+    hne,
+    hneg,
+    hsub,
+)
 from gpusim.compile.device.machine_ops import (  # noqa: F401 - names used by generated code
     _load_raw,
     brev,

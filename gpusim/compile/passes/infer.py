@@ -38,6 +38,7 @@ from numba.np.numpy_support import from_dtype
 
 from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import Cast, Intrinsic, KernelIR, MathCall
+from gpusim.compile.passes.half_types import half_result
 from gpusim.compile.passes.intrinsic_types import intrinsic_type
 
 BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -378,6 +379,8 @@ class Typer:
     def call_type(self, node: ast.AST, fn: Any, args: list, name: str | None = None) -> Any:
         """Ask numba what ``fn(*args)`` returns; a clear error if it has no answer."""
         key = (fn, tuple(args))
+        if key not in self.cache and (half := half_result(self.ctx, fn, args)) is not None:
+            self.cache[key] = half  # numba.cuda's float16 rules (half_types.py)
         if key not in self.cache:
             try:
                 fnty = self.ctx.resolve_value_type(fn)

@@ -41,6 +41,7 @@ from gpusim.compile.device import mathlib
 from gpusim.compile.device.mathlib import MATH_EXTRAS
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.ir import Cast, Intrinsic, MathCall
+from gpusim.compile.lang_fp16 import HalfFunction
 from gpusim.compile.passes.grid_group import rewrite_grid_groups
 from gpusim.compile.passes.operators import operator_expression
 from gpusim.compile.passes.static_args import (
@@ -61,7 +62,8 @@ NUMPY_MATH = {
     "maximum", "fmin", "fmax", "power", "hypot", "isnan", "isinf", "isfinite", "copysign",
     "fmod", "square", "reciprocal", "deg2rad", "rad2deg", "floor_divide", "remainder",
     "invert", "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
-    "right_shift",
+    "right_shift", "degrees", "radians", "equal", "not_equal", "greater", "greater_equal",
+    "less", "less_equal", "logical_and", "logical_or", "logical_xor", "logical_not",
 }
 # Keyword names the kernel language accepts, mapped to positions.
 KEYWORDS = {
@@ -258,6 +260,9 @@ class _Resolver(ast.NodeTransformer):
         if kwargs and fn is not print:
             raise self.fail(node, f"keyword arguments to {ast.unparse(node.func)} are not "
                             "supported", instead="pass the arguments by position")
+        if isinstance(fn, HalfFunction):  # cuda.fp16.*: lowered by the `half` pass
+            return _copy(MathCall(qualname=f"cuda.fp16.{fn.name}", func=fn, args=args,
+                                  impl=fn.impl), node)
         extra = MATH_EXTRAS.get(fn) if _hashable(fn) else None
         if extra is not None:  # numba's CPU target lacks it: the device library has it
             return _copy(MathCall(qualname=f"{extra.replace('_', '.', 1)}",
