@@ -1,5 +1,9 @@
 """rocRAND host API: enums, statuses, layouts of each generator's output, the stream."""
 
+import decimal
+
+import hypothesis
+import hypothesis.strategies as st
 import numpy as np
 import pytest
 import scipy.special
@@ -335,3 +339,11 @@ def test_statuses_rocrand_never_returns_are_declared_with_their_values():
     assert S.ROCRAND_STATUS_VERSION_MISMATCH == 100
     assert S.ROCRAND_STATUS_DOUBLE_PRECISION_REQUIRED == 106
     assert rocrand.RocrandError(106, "f", "x").status is S.ROCRAND_STATUS_DOUBLE_PRECISION_REQUIRED
+
+
+@hypothesis.given(st.one_of(st.floats(0, 2**52, allow_nan=False),
+                            st.integers(0, 2**40).map(lambda k: k + 0.5)))
+def test_huge_poisson_rounds_halves_away_from_zero_as_c(x):
+    # rocRAND's poisson for lambda > 4000 is C's round(); Decimal's ROUND_HALF_UP is that rule
+    want = float(decimal.Decimal(x).quantize(decimal.Decimal(1), decimal.ROUND_HALF_UP))
+    assert dist.c_round(x) == want

@@ -216,12 +216,27 @@ def discrete_alias(x, out, offset, alias, probability):
 
 
 @numba.njit(cache=True, nogil=True)
+def c_round(x):
+    """C's ``round`` of a non-negative double: halves go away from zero.
+
+    Python's (and so numba's) ``round`` sends halves to even, which rocRAND's C does not.
+
+    >>> c_round(2.5), round(2.5)
+    (3.0, 2)
+    """
+    r = math.floor(x)
+    if x - r >= 0.5:  # exact: x and floor(x) are within 1 of each other
+        r += 1.0
+    return r
+
+
+@numba.njit(cache=True, nogil=True)
 def poisson_huge(p, out, lam):
     """lambda > 4000: round(sqrt(lambda) n + lambda), n from the uniform doubles ``p``."""
     root = math.sqrt(lam)
     for i in range(out.size):
         n = SQRT2_D * erfinv_double(2.0 * p[i] - 1.0)
-        out[i] = np.uint32(round(root * n + lam))
+        out[i] = np.uint32(c_round(root * n + lam))
 
 
 def alias_table(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
