@@ -44,6 +44,7 @@ from gpusim.compile import CompiledKernel, compile_kernel
 from gpusim.compile.device import FAULT_STOPPED, KernelFaultError
 from gpusim.config import config
 from gpusim.engine.arguments import arg_types
+from gpusim.engine.cooperative import check_cooperative
 from gpusim.engine.faults import fault_error
 from gpusim.engine.sanitizer import CheckState
 from gpusim.engine.validate import as_dim3, validate_lds, validate_shape
@@ -105,6 +106,8 @@ class Launch:
         # host threads would interleave within a line; on a GPU each call's line is whole.
         workers, chunk = plan_workers(nblocks, config.parallel and not ck.reference
                                       and state is None and not ck.prints)
+        if ck.cooperative:  # grid syncs order all work-groups: one call runs the grid
+            workers, chunk = 1, nblocks  # phase by phase (compile/codegen/cooperative.py)
         lp = np.array([*grid3, *block3, nthreads, dyn], dtype=np.int64)
         ctl = np.zeros(8, dtype=np.int64)  # [0]: stop flag; [1:7]: the first bounds fault
         call_args = ck.device_args(self.args) + tuple(ck.const_arrays) + (lp, ctl) + (
@@ -112,7 +115,8 @@ class Launch:
         claims = iter(_claims([], nblocks, chunk))  # next() is atomic under the GIL
 
         def worker() -> None:
-            ws = ck.workspace(nthreads, dyn)
+            ws = ck.workspace(nthreads, dyn, nblocks) if ck.cooperative else ck.workspace(
+                nthreads, dyn)
             extra = (ws,) if ws else ()
             while ctl[0] == 0:
                 b0, b1 = next(claims, (0, 0))
@@ -189,6 +193,10 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
     ck = specialize(kernel, tuple(args), device.wave_size, reference=reference,
                     mode="check" if mode == "check" else "fast")
     validate_lds(ck.name, dyn, ck.static_lds_bytes, device)
+    if ck.cooperative:  # a grid sync: every work-group must be resident at once (HIP's rule)
+        check_cooperative(ck.name, grid3, block3, ck.static_lds_bytes + dyn, device)
+        # tracing runs a few work-groups on their own (tracing.py): not across a grid sync
+        mode = "fast" if mode == "trace" else mode
     return Launch(ck, grid3, block3, dyn, tuple(args), device, mode,
                   tracer if mode == "trace" else None)
 

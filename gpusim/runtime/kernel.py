@@ -240,7 +240,8 @@ class Kernel:
         ck = ready.kernel
         # the default model: a sampled trace, or the time of an earlier launch like this one
         memo_key = remembered = None
-        if ready.mode == "fast" and not ck.reference and estimate.ENABLED:
+        if ready.mode == "fast" and not ck.reference and estimate.ENABLED and (
+                not ck.cooperative):  # a sample of work-groups cannot pass a grid sync alone
             memo_key = estimate.launch_key(ready)
             remembered = estimate.remembered(memo_key)
             if remembered is None:

@@ -1,0 +1,56 @@
+"""Cooperative launches: how many work-groups a kernel with grid syncs may have.
+
+A grid sync (``cuda.cg.this_grid().sync()``) waits for every work-group of the launch, so
+on a GPU every work-group must be resident at once: HIP's ``hipLaunchCooperativeKernel``
+refuses a grid larger than *work-groups per CU x CUs* with
+``hipErrorCooperativeLaunchTooLarge`` (ROCclr checks the grid against the occupancy
+calculator's active blocks per multiprocessor times ``multiProcessorCount``; numba.cuda
+makes every launch of a kernel that uses a grid group cooperative, and CUDA gives
+``cudaErrorCooperativeLaunchTooLarge`` in the same case). gpusim applies the same limit
+from its own occupancy model (``gpusim.occupancy_model``), with the kernel's LDS (static
++ dynamic) and the register counts of a minimal kernel (the AMDGPU back end that would
+give the kernel's own counts is too slow to run at every launch), so the limit is an
+upper bound of the device's.
+
+The emulator itself could run any grid phase by phase (``compile/codegen/cooperative.py``);
+the limit is kept so that a program that works here works on the GPU.
+
+>>> from gpusim.devices import get_spec
+>>> spec = get_spec("mi300x")
+>>> max_cooperative_blocks(spec, block_threads=256)
+2432
+>>> max_cooperative_blocks(spec, block_threads=256, lds_bytes=40 * 1024)   # LDS-bound: 1/CU
+304
+"""
+
+from __future__ import annotations
+
+from gpusim.devices import DeviceSpec
+from gpusim.errors import HipError, hipError_t
+from gpusim.occupancy_model.hipapi import hipOccupancyMaxActiveBlocksPerMultiprocessor
+from gpusim.occupancy_model.rules import unit
+
+
+def max_cooperative_blocks(spec: DeviceSpec, *, block_threads: int, lds_bytes: int = 0) -> int:
+    """Most work-groups of ``block_threads`` threads using ``lds_bytes`` of LDS each that a
+    cooperative launch on ``spec`` may have (0 if one does not fit)."""
+    per_unit = hipOccupancyMaxActiveBlocksPerMultiprocessor(
+        {"lds_bytes": lds_bytes}, block_threads, 0, spec)
+    return per_unit * (spec.cu_count // unit(spec).cus)  # HIP's multiProcessorCount
+
+
+def check_cooperative(name: str, grid: tuple[int, int, int], block: tuple[int, int, int],
+                      lds_bytes: int, spec: DeviceSpec) -> None:
+    """Raise ``HipError(hipErrorCooperativeLaunchTooLarge)`` if this launch of a kernel with
+    grid syncs has more work-groups than can be resident on ``spec`` at once."""
+    threads = block[0] * block[1] * block[2]
+    blocks = grid[0] * grid[1] * grid[2]
+    most = max_cooperative_blocks(spec, block_threads=threads, lds_bytes=lds_bytes)
+    if blocks > most:
+        raise HipError(hipError_t.hipErrorCooperativeLaunchTooLarge,
+                       f"kernel '{name}' uses a grid sync (cuda.cg.this_grid().sync()), so "
+                       f"all its work-groups must be resident at once: {blocks} work-groups "
+                       f"of {threads} threads ({lds_bytes} bytes of LDS each) were launched, "
+                       f"but {spec.name} holds at most {most}; launch at most {most} "
+                       "(kernel.overloads[sig].max_cooperative_grid_blocks(blockdim)) and "
+                       "loop over the data in the kernel (a grid-stride loop)")
