@@ -21,6 +21,11 @@ the limit is kept so that a program that works here works on the GPU.
 2432
 >>> max_cooperative_blocks(spec, block_threads=256, lds_bytes=40 * 1024)   # LDS-bound: 1/CU
 304
+
+Time: a cooperative launch is not traced (a traced sample of work-groups cannot pass a
+grid sync on its own, ``engine/tracing.py``), so its time is the first-order roofline of
+``timing.kernel_estimate`` plus ``grid_sync_seconds`` for every grid sync it executed
+(counted by the generated code in ``ctl[7]``).
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ from gpusim.devices import DeviceSpec
 from gpusim.errors import HipError, hipError_t
 from gpusim.occupancy_model.hipapi import hipOccupancyMaxActiveBlocksPerMultiprocessor
 from gpusim.occupancy_model.rules import unit
+from gpusim.timing import kernel_estimate
+from gpusim.timing.kernel_model import ARCH
+
+GRID_SYNC_SLOT = 7  # ctl[7]: grid syncs the launch executed (ctl[1:7] is the first fault)
 
 
 def max_cooperative_blocks(spec: DeviceSpec, *, block_threads: int, lds_bytes: int = 0) -> int:
@@ -54,3 +63,39 @@ def check_cooperative(name: str, grid: tuple[int, int, int], block: tuple[int, i
                        f"but {spec.name} holds at most {most}; launch at most {most} "
                        "(kernel.overloads[sig].max_cooperative_grid_blocks(blockdim)) and "
                        "loop over the data in the kernel (a grid-stride loop)")
+
+
+def grid_sync_seconds(spec: DeviceSpec, blocks: int) -> float:
+    """Modeled time of one grid sync of ``blocks`` work-groups.
+
+    HIP's ``grid.sync()`` (``amd_hip_cooperative_groups.h``) is a block barrier, then one
+    thread per work-group adds to a counter in global memory and spins until every
+    work-group has arrived, then a second block barrier. Modeled: two barriers (an LDS
+    round trip each), the work-groups' atomics one after another at the L2 channel that
+    holds the counter, and two L2 round trips (the last arrival's add, the spinners' read
+    that sees it); latencies and the atomic rate from ``timing.kernel_model.ARCH``.
+
+    >>> from gpusim.devices import get_spec
+    >>> round(grid_sync_seconds(get_spec("mi300x"), 32) * 1e6, 3)   # microseconds
+    0.33
+    """
+    arch = ARCH.get(spec.gfx_target) or ARCH["gfx942"]
+    lat = arch.latency_cycles
+    cycles = 2 * lat["LDS"] + 2 * lat["L2"] + blocks * arch.atomic_request_cycles
+    return cycles / (spec.clock_mhz * 1e6)
+
+
+def cooperative_time(spec: DeviceSpec, *, threads: int, bytes_moved: int, blocks: int,
+                     grid_syncs: int) -> tuple[float, dict]:
+    """(seconds, breakdown) of a cooperative launch (see the module docstring).
+
+    >>> from gpusim.devices import get_spec
+    >>> t, why = cooperative_time(get_spec("mi300x"), threads=1024, bytes_moved=4096,
+    ...                           blocks=32, grid_syncs=1000)
+    >>> why["estimate"], why["grid_syncs"], round(why["grid_sync"] * 1e6)
+    ('first-order+grid-sync', 1000, 330)
+    """
+    seconds, breakdown = kernel_estimate(spec, threads=threads, bytes_moved=bytes_moved)
+    syncs = grid_syncs * grid_sync_seconds(spec, blocks)
+    return seconds + syncs, {**breakdown, "grid_sync": syncs, "grid_syncs": grid_syncs,
+                             "estimate": "first-order+grid-sync"}

@@ -44,7 +44,7 @@ from gpusim.compile import CompiledKernel, compile_kernel
 from gpusim.compile.device import FAULT_STOPPED, KernelFaultError
 from gpusim.config import config
 from gpusim.engine.arguments import arg_types
-from gpusim.engine.cooperative import check_cooperative
+from gpusim.engine.cooperative import GRID_SYNC_SLOT, check_cooperative
 from gpusim.engine.faults import fault_error
 from gpusim.engine.sanitizer import CheckState
 from gpusim.engine.validate import as_dim3, validate_lds, validate_shape
@@ -85,6 +85,7 @@ class Launch:
     device: Any  # DeviceSpec
     mode: str  # "fast", "check" (the sanitizer) or "trace" (config.launch_mode)
     tracer: Any = None  # engine.tracing.Tracer in trace mode
+    grid_syncs: int = 0  # grid syncs the last run() executed (cooperative kernels)
 
     @property
     def lds_bytes(self) -> int:
@@ -138,6 +139,7 @@ class Launch:
         finally:
             if state is not None:
                 state.close()  # findings read; shadow memory free for the next launch
+        self.grid_syncs = int(ctl[GRID_SYNC_SLOT])  # cooperative kernels count them
         self._raise(errors, ctl, state)
 
     def _raise(self, errors: list, ctl: np.ndarray, state: CheckState | None) -> None:

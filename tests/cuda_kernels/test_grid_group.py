@@ -9,8 +9,10 @@ from numba import float32, float64, int32
 import gpusim
 from gpusim import cuda, hip
 from gpusim.devices import get_spec
+from gpusim.engine.cooperative import grid_sync_seconds
 from gpusim.engine.launcher import prepare
 from gpusim.errors import HipError, KernelCompileError, SanitizerError, hipError_t
+from gpusim.timing import kernel_estimate
 
 
 def sequential_rows(m):
@@ -250,3 +252,17 @@ def test_profiled_cooperative_launch_runs_untraced_and_correct():
         k[8, 32](a)
         cuda.synchronize()
     np.testing.assert_array_equal(a, rows_reference(8, 256))
+
+
+def test_modeled_time_counts_every_grid_sync_executed():
+    k = cuda.jit(sequential_rows)
+    with gpusim.profile() as prof:
+        for rows in (5, 41):
+            k[8, 32](np.zeros((rows, 256), np.int32))
+        cuda.synchronize()
+    short, long = prof.kernels
+    assert (short.breakdown["grid_syncs"], long.breakdown["grid_syncs"]) == (4, 40)
+    one = grid_sync_seconds(get_spec("mi300x"), 8)
+    assert long.breakdown["grid_sync"] == pytest.approx(40 * one)
+    roofline, _ = kernel_estimate(get_spec("mi300x"), threads=256, bytes_moved=41 * 256 * 4)
+    assert long.duration_ns == pytest.approx((roofline + 40 * one) * 1e9, abs=1)

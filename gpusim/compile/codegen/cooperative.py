@@ -173,6 +173,7 @@ class CooperativeWriter:
         if node.masks not in ((), ("_m0",)):
             self.refuse(node)
         self.g.comment(node.line, "grid sync: every work-group has finished the phase above")
+        self.out.line("_ctl[7] += 1  # grid syncs executed (the timing model's count)")
         self.g.instrument.after(node, self.out)
 
     def test(self, node, expr: ast.expr) -> str:
