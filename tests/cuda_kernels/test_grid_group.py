@@ -4,7 +4,7 @@ doc examples laplace and sessionize), against NumPy."""
 
 import numpy as np
 import pytest
-from numba import float32, float64, int32
+from numba import float32, float64, int32, int64
 
 import gpusim
 from gpusim import cuda, hip
@@ -266,3 +266,29 @@ def test_modeled_time_counts_every_grid_sync_executed():
     assert long.breakdown["grid_sync"] == pytest.approx(40 * one)
     roofline, _ = kernel_estimate(get_spec("mi300x"), threads=256, bytes_moved=41 * 256 * 4)
     assert long.duration_ns == pytest.approx((roofline + 40 * one) * 1e9, abs=1)
+
+
+def test_dynamic_lds_is_per_work_group_and_its_views_are_made_again_after_a_grid_sync():
+    @cuda.jit
+    def keep(x, y, n):
+        d = cuda.shared.array(0, dtype=int64)
+        v = d[0:n]
+        v[cuda.threadIdx.x] = x[cuda.grid(1)] * 2
+        cuda.cg.this_grid().sync()
+        v = d[0:n]  # each work-group's own LDS, as it left it
+        y[cuda.grid(1)] = v[cuda.threadIdx.x] + x[(cuda.grid(1) + 16) % x.size]
+
+    x, y = np.arange(64), np.zeros(64, np.int64)
+    keep[4, 16, 0, 16 * 8](x, y, 16)
+    np.testing.assert_array_equal(y, 2 * x + np.roll(x, -16))
+
+    @cuda.jit
+    def stale(x, y, n):
+        d = cuda.shared.array(0, dtype=int64)
+        v = d[0:n]
+        v[cuda.threadIdx.x] = x[cuda.grid(1)]
+        cuda.cg.this_grid().sync()
+        y[cuda.grid(1)] = v[cuda.threadIdx.x]
+
+    with pytest.raises(KernelCompileError, match="make the view again after the grid sync"):
+        stale[4, 16, 0, 16 * 8](x, y, 16)

@@ -99,6 +99,12 @@ class CooperativeWriter:
     def __init__(self, gen):
         self.g, self.kir, self.out = gen, gen.kir, gen.out
         self.uniforms = per_block_uniforms(self.kir)
+        private = {n for n, d in self.kir.arrays.items() if d.space in ("shared", "local")}
+        self.lds_views = {t.id for n in ast.walk(self.kir.func) if isinstance(n, ast.Assign)
+                          for t in n.targets if isinstance(t, ast.Name)
+                          and any(isinstance(v, ast.Name) and v.id in private
+                                  for v in ast.walk(n.value))
+                          and hasattr(self.kir.types.get(t.id), "ndim")}
 
     def body(self, workspace: list[tuple[str, str]]) -> None:
         kir = self.kir
@@ -147,6 +153,7 @@ class CooperativeWriter:
         if not nodes:
             return
         kir, out = self.kir, self.out
+        self.check_views(nodes)
         self.block_loop("a grid phase, run by every work-group in turn")
         for name in self.uniforms:
             out.line(f"{name} = {name}__b[_b]")
@@ -159,6 +166,19 @@ class CooperativeWriter:
         if alive:
             out.line("_nalive__b[_b] = _nalive")
         out.indent -= 1
+
+    def check_views(self, nodes: list) -> None:
+        """A view of LDS or of a ``local`` array made in one phase is not kept for the
+        next: that phase runs every work-group again, each with its own copy."""
+        stmts = [s for n in walk_schedule(nodes) if isinstance(n, Region) for s in n.stmts]
+        written = set().union(*(writes(s) for s in stmts))
+        for s in stmts:
+            for name in (n for n in ast.walk(s) if isinstance(n, ast.Name)):
+                if name.id in self.lds_views and name.id not in written:
+                    raise compile_error(
+                        self.kir.src, name, f"'{self.kir.user_name(name.id)}' is a view of "
+                        "a shared or local array made before a grid sync and used after it",
+                        instead="make the view again after the grid sync", kernel=self.kir.name)
 
     # -- grid-level nodes -------------------------------------------------------------
     def refuse(self, node) -> None:
