@@ -39,7 +39,7 @@ since the grid sync orders every work-group.
 >>> t = numba.types.int64[::1]
 >>> src = front_end(k, wave_size=64, arg_types=(t, t)).source
 >>> src.count("for _b in range(_b0, _b1):"), "every work-group has finished" in src
-(3, True)
+(2, True)
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ The module has two functions:
   per-thread arrays, masks), made once per worker and reused block after block, so LDS is
   not cleared between blocks, as on hardware.
 
+A kernel with grid syncs is written phase by phase instead (``cooperative.py``), with one
+copy of that storage per work-group (``_nb`` of them).
+
 ``_lp`` holds the launch: grid (``_gdx``...), block (``_bdx``...), threads per block
 ``_nt``, dynamic LDS bytes, the number of blocks and the chunk each claim takes.
 """
