@@ -205,7 +205,7 @@ class Generator:
         ws = self.workspace()
         if self.cooperative:  # one copy per work-group (_nb of them), see cooperative.py
             ws = workspace_items(ws, kir)
-        out.line(f"def {kir.name}__workspace(_nt, _dynlds, _nb=1):")
+        out.line(f"def {kir.name}__workspace(_nt, _dynlds{', _nb=1' if self.cooperative else ''}):")
         out.indent += 1
         out.line('"""Storage of one work-group, made once per host worker and reused block after '
                  'block')
