@@ -217,6 +217,15 @@ def test_grid_sync_under_a_thread_dependent_branch_is_a_compile_error():
     with pytest.raises(KernelCompileError, match="every thread of the grid must reach it"):
         bad[2, 32](np.zeros(64))
 
+    @cuda.jit
+    def per_block_count(a):  # block b would sync b times: the grid cannot agree
+        for _ in range(cuda.blockIdx.x):
+            cuda.cg.this_grid().sync()
+        a[cuda.grid(1)] = 1
+
+    with pytest.raises(KernelCompileError, match="every thread of the grid must reach it"):
+        per_block_count[2, 32](np.zeros(64))
+
 
 def test_checked_mode_sees_the_grid_sync_order_and_still_finds_real_races():
     def exchange(a, out):

@@ -45,6 +45,7 @@ since the grid sync orders every work-group.
 from __future__ import annotations
 
 import ast
+import re
 
 from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import (
@@ -202,8 +203,8 @@ class CooperativeWriter:
 
         text = expr_source(self.g.gen, expr)
         used = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
-        if any(w in text for w in ("_bx", "_by", "_bz", "_tx", "_t ")) or used & (
-                set(self.kir.types) - self.kir.uniform):
+        ids = re.search(r"(?<![\w.])_(b[xyz]|t[xyz]?)(?!\w)", text)  # work-group/thread ids
+        if ids or used & (set(self.kir.types) - self.kir.uniform):
             self.refuse(node)
         return text
 

@@ -12,12 +12,13 @@ This pass rewrites, before names are resolved:
   schedule is cut there as at a block barrier (``split``); the code generator then runs
   each *grid phase* (the code between two grid syncs) for every work-group before the
   next phase starts (``codegen/cooperative.py``);
-- a kernel that ends with ``if cond: ... g.sync() ...`` -> ``if not cond: return`` and
-  the branch's body. A thread that skips the branch has nothing left to do but exit, and
-  an exited thread no longer takes part in a barrier (on AMD hardware an ended wave
-  leaves ``s_barrier``; CUDA's grid sync waits for the threads that have not exited), so
-  numba.cuda's ``sessionize`` example, whose grid sync sits in such a branch, is not a
-  divergent barrier.
+- (``exit_early``, on the kernel after ``resolve``) a kernel that ends with
+  ``if cond: ... g.sync() ...`` -> ``if not cond: return`` and the branch's body. A
+  thread that skips the branch has nothing left to do but exit, and an exited thread no
+  longer takes part in a barrier (on AMD hardware an ended wave leaves ``s_barrier``;
+  CUDA's grid sync waits for the threads that have not exited), so numba.cuda's
+  ``sessionize`` example, whose grid sync sits in such a branch, is not a divergent
+  barrier.
 
 >>> import ast
 >>> from gpusim.compile.ir import unparse
@@ -25,6 +26,7 @@ This pass rewrites, before names are resolved:
 >>> fn = ast.parse(src).body[0]
 >>> rewrite_grid_groups(fn, {"cg": type("cg", (), {"this_grid": this_grid})})
 True
+>>> fn.body = exit_early(fn.body)
 >>> print(unparse(fn))
 def k(a):
     pass
@@ -96,8 +98,12 @@ def _syncs_grid(stmts: list[ast.stmt]) -> bool:
                for s in stmts for n in ast.walk(s))
 
 
-def _exit_early(body: list[ast.stmt]) -> list[ast.stmt]:
-    """``[..., if c: A (grid sync in A) else: B]`` -> ``[..., if not c: B; return, A]``."""
+def exit_early(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``[..., if c: A (grid sync in A) else: B]`` -> ``[..., if not c: B; return, A]``.
+
+    Only for the kernel's own body (after ``resolve``): at the end of a device function the
+    threads that skip the branch go on with the caller's code.
+    """
     while body and isinstance(body[-1], ast.If) and _syncs_grid(body[-1].body) \
             and not _syncs_grid(body[-1].orelse):
         last = body[-1]
@@ -113,5 +119,5 @@ def rewrite_grid_groups(fn: ast.FunctionDef, ns: dict[str, Any]) -> bool:
     local = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)
              and isinstance(n.ctx, ast.Store)} | {a.arg for a in fn.args.args}
     rewriter = _GridGroups(ns, local)
-    fn.body = _exit_early([rewriter.visit(s) for s in fn.body])
+    fn.body = [rewriter.visit(s) for s in fn.body]
     return rewriter.used
