@@ -47,6 +47,7 @@ from __future__ import annotations
 import ast
 import re
 
+from gpusim.compile.codegen.expr import expr_source
 from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import (
     Barrier,
@@ -199,8 +200,6 @@ class CooperativeWriter:
 
     def test(self, node, expr: ast.expr) -> str:
         """A grid-level condition or bound: it may not depend on the work-group."""
-        from gpusim.compile.codegen.expr import expr_source
-
         text = expr_source(self.g.gen, expr)
         used = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
         ids = re.search(r"(?<![\w.])_(b[xyz]|t[xyz]?)(?!\w)", text)  # work-group/thread ids
