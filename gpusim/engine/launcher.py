@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import threading
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -197,8 +198,11 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
     validate_lds(ck.name, dyn, ck.static_lds_bytes, device)
     if ck.cooperative:  # a grid sync: every work-group must be resident at once (HIP's rule)
         check_cooperative(ck.name, grid3, block3, ck.static_lds_bytes + dyn, device)
-        # tracing runs a few work-groups on their own (tracing.py): not across a grid sync
-        mode = "fast" if mode == "trace" else mode
+        if mode == "trace":  # the tracer runs a few work-groups on their own (tracing.py)
+            warnings.warn(f"kernel '{ck.name}' runs untraced: a traced work-group cannot "
+                          "pass a grid sync on its own (no memory trace for this launch)",
+                          stacklevel=2)
+            mode = "fast"
     return Launch(ck, grid3, block3, dyn, tuple(args), device, mode,
                   tracer if mode == "trace" else None)
 

@@ -257,8 +257,8 @@ def test_plain_python_reference_path_runs_phase_by_phase():
 def test_profiled_cooperative_launch_runs_untraced_and_correct():
     k = cuda.jit(sequential_rows)
     a = np.zeros((8, 256), np.int32)
-    with gpusim.profile(memory=True):  # a traced sample cannot pass a grid sync alone
-        k[8, 32](a)
+    with gpusim.profile(memory=True), pytest.warns(UserWarning, match="runs untraced"):
+        k[8, 32](a)  # a traced work-group cannot pass a grid sync on its own
         cuda.synchronize()
     np.testing.assert_array_equal(a, rows_reference(8, 256))
 
