@@ -64,7 +64,7 @@ def test_multi_phase_reduction_keeps_lds_and_block_values_per_work_group():
     def reduce(x, w, partial, out):
         s = cuda.shared.array(64, float64)
         t, b = cuda.threadIdx.x, cuda.blockIdx.x
-        scale = 0.0  # block-uniform, kept per work-group across the grid syncs
+        scale = 0.0  # this block's own value, kept across the grid syncs
         for j in range(w.shape[1]):
             scale += w[b, j]
         s[t] = x[cuda.grid(1)]
@@ -301,3 +301,25 @@ def test_dynamic_lds_is_per_work_group_and_its_views_are_made_again_after_a_grid
 
     with pytest.raises(KernelCompileError, match="make the view again after the grid sync"):
         stale[4, 16, 0, 16 * 8](x, y, 16)
+
+
+def test_two_dimensional_grid_and_a_barrier_result_kept_per_work_group():
+    @cuda.jit
+    def flip(a, out):
+        x, y = cuda.grid(2)
+        a[y, x] = x * 100 + y
+        n = cuda.syncthreads_count(x * y % 7 < 3)  # this block's own count
+        cuda.cg.this_grid().sync()
+        h, w = a.shape
+        out[y, x] = a[h - 1 - y, w - 1 - x] + n * 10**6 + cuda.blockIdx.y * 10**8
+
+    a, out = np.zeros((16, 32), np.int64), np.zeros((16, 32), np.int64)
+    flip[(4, 2), (8, 8)](a, out)
+    xs, ys = np.meshgrid(np.arange(32), np.arange(16))
+    want_a = xs * 100 + ys
+    np.testing.assert_array_equal(a, want_a)
+    counted = (xs * ys % 7 < 3).reshape(2, 8, 4, 8).sum(axis=(1, 3))
+    assert len(np.unique(counted)) > 2  # the blocks' counts differ
+    per_block = np.repeat(np.repeat(counted, 8, axis=0), 8, axis=1)
+    np.testing.assert_array_equal(out, want_a[::-1, ::-1] + per_block * 10**6
+                                  + (ys // 8) * 10**8)
