@@ -323,3 +323,29 @@ def test_two_dimensional_grid_and_a_barrier_result_kept_per_work_group():
     per_block = np.repeat(np.repeat(counted, 8, axis=0), 8, axis=1)
     np.testing.assert_array_equal(out, want_a[::-1, ::-1] + per_block * 10**6
                                   + (ys // 8) * 10**8)
+
+
+def test_blocks_that_disagree_on_a_grid_sync_fail_as_a_divergent_grid_sync():
+    @cuda.jit
+    def odd_blocks_skip(a):
+        m = cuda.blockIdx.x % 2  # the same in a block, not in the grid
+        if m == 0:
+            cuda.cg.this_grid().sync()
+        a[cuda.grid(1)] = 1
+
+    with pytest.raises(HipError, match=r"divergent grid sync .* differs between "
+                       r"blockIdx=\(0, 0, 0\) and blockIdx=\(1, 0, 0\)") as err:
+        odd_blocks_skip[4, 32](np.zeros(128))
+        cuda.synchronize()
+    assert err.value.code == hipError_t.hipErrorLaunchFailure
+
+    @cuda.jit
+    def agreed(a, n):
+        rows = n * 2 + cuda.blockIdx.x * 0  # block-uniform, and equal in every block
+        for _ in range(1, rows):
+            a[cuda.grid(1)] += 1
+            cuda.cg.this_grid().sync()
+
+    x = np.zeros(128)
+    agreed[4, 32](x, 3)
+    np.testing.assert_array_equal(x, 5)

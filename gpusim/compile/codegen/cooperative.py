@@ -20,8 +20,9 @@ What a work-group keeps between phases is what it keeps between two regions of a
 ordinary kernel, one copy per work-group: per-thread values (``x__s``), masks, LDS and
 ``local`` arrays have a leading work-group axis in the workspace (``x__s__g[_b]``), and
 block-uniform numbers live in ``name__b[_b]``. Control flow holding a grid sync runs at
-grid level: its condition must be the same in every work-group (as on a GPU, where
-anything else deadlocks) and is read from the last work-group's values. A grid sync under
+grid level: its condition must be the same in every work-group (on a GPU anything else
+deadlocks); where it reads block-uniform values every work-group evaluates it first, and
+one that differs is a divergent grid sync (hipErrorLaunchFailure). A grid sync under
 control flow that differs between threads is refused at compile time, except the kernel-
 ending ``if`` that ``grid_group`` turns into an early ``return``.
 
@@ -205,7 +206,27 @@ class CooperativeWriter:
         ids = re.search(r"(?<![\w.])_(b[xyz]|t[xyz]?)(?!\w)", text)  # work-group/thread ids
         if ids or used & (set(self.kir.types) - self.kir.uniform):
             self.refuse(node)
+        if used & set(self.uniforms):  # block-uniform values: do all work-groups agree?
+            self.agree(node, text, sorted(used & set(self.uniforms)))
         return text
+
+    def agree(self, node, text: str, names: list[str]) -> None:
+        """Evaluate ``text`` in every work-group; a fault (a divergent grid sync) where one
+        differs from the first. Leaves the last work-group's values in ``names``."""
+        out, kir = self.out, self.kir
+        site = kir.add_site(ast.Pass(lineno=node.line, col_offset=0),
+                            "the condition or loop bound around the grid sync")
+        self.g.used.update({"KernelFaultError", "FAULT_BARRIER"})
+        out.line("for _b in range(_b0, _b1):  # every work-group must see the same value")
+        out.indent += 1
+        for name in names:
+            out.line(f"{name} = {name}__b[_b]")
+        out.line(f"_gv{site} = ({text})")
+        out.line("if _b == _b0:")
+        out.line(f"    _g0{site} = _gv{site}")
+        out.line(f"elif _gv{site} != _g0{site}:")
+        out.line(f"    raise _KernelFaultError(_FAULT_BARRIER, {site}, _b, -1, _b0, 0)")
+        out.indent -= 1
 
     def loop(self, node, head: str) -> None:
         if any(isinstance(n, Region) and n.loop is node and direct_exits(n.stmts)
