@@ -31,7 +31,7 @@ class CompiledKernel:
     name: str
     source: str  # the generated Python module
     run: Any  # <kernel>__run(b0, b1, args..., lp, ctl[, ws]): numba dispatcher (or Python)
-    workspace: Any  # <kernel>__workspace(nt, dynamic_lds_bytes) -> tuple of arrays
+    workspace: Any  # <kernel>__workspace(nt, dynamic_lds_bytes[, nblocks]) -> tuple of arrays
     wave_size: int
     arg_types: tuple
     params: list[str]  # the user's parameter names
@@ -52,6 +52,7 @@ class CompiledKernel:
     ir: KernelIR | None = None
     mode: str = "fast"  # "fast" or "check" (the sanitizer), see codegen/instrument.py
     half_args: tuple[int, ...] = ()  # float16 arguments, passed as their storage (device_args)
+    cooperative: bool = False  # has grid syncs: all blocks on one host thread, phase by phase
 
     @classmethod
     def from_ir(cls, kir: KernelIR, run: Any, workspace: Any, *, reference: bool
@@ -71,7 +72,8 @@ class CompiledKernel:
             uses_global_atomics=atomics, prints=_prints(nodes), reference=reference,
             module_path=getattr(kir, "module_path", ""), filename=kir.src.filename,
             firstlineno=kir.src.firstlineno, source_lines=list(kir.src.lines), ir=kir,
-            mode=kir.mode, half_args=half_positions(kir.arg_types))
+            mode=kir.mode, half_args=half_positions(kir.arg_types),
+            cooperative=any(isinstance(n, Barrier) and n.kind == "sync_grid" for n in nodes))
 
     def device_args(self, args: tuple) -> tuple:
         """The launch arguments as the generated code takes them: float16 arrays as their

@@ -108,7 +108,10 @@ def is_array_decl(node: ast.AST) -> bool:
 ARRAY_DECLS = ("shared.array", "local.array", "const.array_like")
 
 # Stubs that make lanes of a wavefront (or threads of a block) wait for each other.
-BLOCK_SYNC = ("syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or")
+# "sync_grid" is numba.cuda's ``cuda.cg.this_grid().sync()`` (passes/grid_group.py): a
+# barrier of the whole cooperative launch, which the schedule treats like a block barrier.
+BLOCK_SYNC = ("syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
+              "sync_grid")
 WAVE_SYNC = (
     "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all", "activemask",
     "syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",

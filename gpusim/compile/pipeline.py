@@ -30,6 +30,7 @@ from gpusim.compile.passes import (
     resolve_function,
     split,
 )
+from gpusim.compile.passes.grid_group import exit_early
 from gpusim.compile.passes.half import lower_half, storage_types
 from gpusim.errors import GpusimError, KernelCompileError
 
@@ -46,6 +47,7 @@ def _resolve(kir: KernelIR) -> None:
     unit = resolve_function(kir.func, kir.src, ns=namespace(kir.pyfunc),
                             wave_size=kir.wave_size, kernel=kir.name)
     kir.params, kir.renamed = unit.params, unit.renamed
+    kir.func.body = exit_early(kir.func.body)  # a kernel-ending `if` around a grid sync
     kir.constants.update(unit.constants)
     kir.const_arrays.update(unit.const_arrays)
     if kir.arg_types and len(kir.arg_types) != len(kir.params):

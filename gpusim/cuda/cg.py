@@ -1,10 +1,13 @@
 """numba.cuda.cg: cooperative groups -- the grid group.
 
 ``g = cuda.cg.this_grid()`` in a kernel, then ``g.sync()``: a barrier across every thread
-of the launch. gpusim runs cooperative launches of one work-group (see
-``gpusim.compile.passes.grid_group`` for why), so ``g.sync()`` is the block barrier and a
-larger launch of such a kernel stops with an assertion at ``this_grid()``;
-``kernel.overloads[sig].max_cooperative_grid_blocks(blockdim)`` says 1.
+of the launch. As in numba.cuda, a kernel that syncs its grid is launched cooperatively:
+all its work-groups must be resident on the device at once, so a launch may have at most
+``kernel.overloads[sig].max_cooperative_grid_blocks(blockdim)`` blocks (work-groups per
+CU from the occupancy model, times the CUs); a larger one fails with
+``hipErrorCooperativeLaunchTooLarge``. gpusim runs such a kernel phase by phase, every
+work-group up to a grid sync before any goes past it
+(``gpusim/compile/codegen/cooperative.py``).
 
 >>> import numpy as np
 >>> from gpusim import cuda
@@ -12,13 +15,13 @@ larger launch of such a kernel stops with an assertion at ``this_grid()``;
 ... def shift(a):
 ...     i = cuda.grid(1)
 ...     g = cuda.cg.this_grid()
-...     v = a[(i + 1) % a.size]
+...     v = a[(i + 4) % a.size]      # a value of the next block
 ...     g.sync()
 ...     a[i] = v
->>> a = np.arange(4)
->>> shift[1, 4](a)
+>>> a = np.arange(12)
+>>> shift[3, 4](a)
 >>> a.tolist()
-[1, 2, 3, 0]
+[4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3]
 """
 
 from gpusim.compile.passes.grid_group import this_grid

@@ -83,6 +83,13 @@ def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tu
             msg += (" (On AMD hardware an out-of-range LDS access is silently dropped or reads "
                     "0; the emulator reports it instead.)")
         return HipError(hipError_t.hipErrorIllegalAddress, msg)
+    if code == FAULT_BARRIER and t < 0:  # work-groups disagree around a grid sync
+        msg = (f"kernel '{ck.name}': divergent grid sync at {where}: {site.what} differs "
+               f"between blockIdx={unflatten(value, grid)} and blockIdx={unflatten(b, grid)}."
+               f"{src}\nEvery thread of the grid must reach the same grid syncs "
+               "(cuda.cg.this_grid().sync()); on a GPU this hangs. Make the condition or loop "
+               "bound the same for every block.")
+        return HipError(hipError_t.hipErrorLaunchFailure, msg)
     if code == FAULT_BARRIER:
         first, exited = (int(a) for a in fault_args[6:8]) if len(fault_args) >= 8 else (-1, 0)
         among = f" (threadIdx={unflatten(first, block)} among them)" if first >= 0 else ""

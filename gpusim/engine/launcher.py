@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import threading
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,7 @@ from gpusim.compile import CompiledKernel, compile_kernel
 from gpusim.compile.device import FAULT_STOPPED, KernelFaultError
 from gpusim.config import config
 from gpusim.engine.arguments import arg_types
+from gpusim.engine.cooperative import GRID_SYNC_SLOT, check_cooperative
 from gpusim.engine.faults import fault_error
 from gpusim.engine.sanitizer import CheckState
 from gpusim.engine.validate import as_dim3, validate_lds, validate_shape
@@ -84,6 +86,7 @@ class Launch:
     device: Any  # DeviceSpec
     mode: str  # "fast", "check" (the sanitizer) or "trace" (config.launch_mode)
     tracer: Any = None  # engine.tracing.Tracer in trace mode
+    grid_syncs: int = 0  # grid syncs the last run() executed (cooperative kernels)
 
     @property
     def lds_bytes(self) -> int:
@@ -105,6 +108,8 @@ class Launch:
         # host threads would interleave within a line; on a GPU each call's line is whole.
         workers, chunk = plan_workers(nblocks, config.parallel and not ck.reference
                                       and state is None and not ck.prints)
+        if ck.cooperative:  # grid syncs order all work-groups: one call runs the grid
+            workers, chunk = 1, nblocks  # phase by phase (compile/codegen/cooperative.py)
         lp = np.array([*grid3, *block3, nthreads, dyn], dtype=np.int64)
         ctl = np.zeros(8, dtype=np.int64)  # [0]: stop flag; [1:7]: the first bounds fault
         call_args = ck.device_args(self.args) + tuple(ck.const_arrays) + (lp, ctl) + (
@@ -112,7 +117,8 @@ class Launch:
         claims = iter(_claims([], nblocks, chunk))  # next() is atomic under the GIL
 
         def worker() -> None:
-            ws = ck.workspace(nthreads, dyn)
+            ws = ck.workspace(nthreads, dyn, nblocks) if ck.cooperative else ck.workspace(
+                nthreads, dyn)
             extra = (ws,) if ws else ()
             while ctl[0] == 0:
                 b0, b1 = next(claims, (0, 0))
@@ -134,6 +140,7 @@ class Launch:
         finally:
             if state is not None:
                 state.close()  # findings read; shadow memory free for the next launch
+        self.grid_syncs = int(ctl[GRID_SYNC_SLOT])  # cooperative kernels count them
         self._raise(errors, ctl, state)
 
     def _raise(self, errors: list, ctl: np.ndarray, state: CheckState | None) -> None:
@@ -189,6 +196,13 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
     ck = specialize(kernel, tuple(args), device.wave_size, reference=reference,
                     mode="check" if mode == "check" else "fast")
     validate_lds(ck.name, dyn, ck.static_lds_bytes, device)
+    if ck.cooperative:  # a grid sync: every work-group must be resident at once (HIP's rule)
+        check_cooperative(ck.name, grid3, block3, ck.static_lds_bytes + dyn, device)
+        if mode == "trace":  # the tracer runs a few work-groups on their own (tracing.py)
+            warnings.warn(f"kernel '{ck.name}' runs untraced: a traced work-group cannot "
+                          "pass a grid sync on its own (no memory trace for this launch)",
+                          stacklevel=2)
+            mode = "fast"
     return Launch(ck, grid3, block3, dyn, tuple(args), device, mode,
                   tracer if mode == "trace" else None)
 

@@ -36,6 +36,7 @@ from gpusim.compile.lang import DeviceFunction
 from gpusim.compile.signature import declared_args, parse_signatures
 from gpusim.config import config
 from gpusim.engine import estimate, prepare, specialize
+from gpusim.engine.cooperative import cooperative_time
 from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.runtime import kernel_trace
 from gpusim.runtime.kernel_args import check_alive, device_values, stage
@@ -240,7 +241,8 @@ class Kernel:
         ck = ready.kernel
         # the default model: a sampled trace, or the time of an earlier launch like this one
         memo_key = remembered = None
-        if ready.mode == "fast" and not ck.reference and estimate.ENABLED:
+        if ready.mode == "fast" and not ck.reference and estimate.ENABLED and (
+                not ck.cooperative):  # a sample of work-groups cannot pass a grid sync alone
             memo_key = estimate.launch_key(ready)
             remembered = estimate.remembered(memo_key)
             if remembered is None:
@@ -278,6 +280,11 @@ class Kernel:
                 seconds, breakdown = estimate.first_order(
                     spec, threads=threads * math.prod(ready.grid), bytes_moved=info["bytes"],
                     failure=ready.tracer.failure or "no work-group was traced")
+                op.info.update(seconds=seconds, breakdown=breakdown)
+            elif ck.cooperative:  # untraced: roofline + the grid syncs it executed
+                seconds, breakdown = cooperative_time(
+                    spec, threads=threads * math.prod(ready.grid), bytes_moved=info["bytes"],
+                    blocks=math.prod(ready.grid), grid_syncs=ready.grid_syncs)
                 op.info.update(seconds=seconds, breakdown=breakdown)
             elif ready.tracer is not None:  # `op` is bound below, before the scheduler runs
                 kernel_trace.model_kernel(op, ready.tracer.result, spec, block=ready.block,

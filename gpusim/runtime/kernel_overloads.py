@@ -14,7 +14,7 @@ compiling anything.
 ...     a[0] = 1
 >>> ov = k.overloads[(int32[::1],)]
 >>> ov.max_cooperative_grid_blocks(256), ov.max_cooperative_grid_blocks((16, 4, 4))
-(1, 1)
+(2432, 2432)
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from gpusim.compile.pipeline import front_end
+from gpusim.engine.cooperative import max_cooperative_blocks
 from gpusim.runtime.system import current_device
 
 
@@ -34,14 +36,24 @@ class KernelOverload:
     def __repr__(self) -> str:
         return f"<gpusim kernel {self.kernel.__name__}{self.signature}>"
 
-    def max_cooperative_grid_blocks(self, blockdim: Any) -> int:
+    def max_cooperative_grid_blocks(self, blockdim: Any, dynsmemsize: int = 0) -> int:
         """Most blocks of ``blockdim`` threads a cooperative launch (``cuda.cg.this_grid()``
-        with ``g.sync()``) may have: 1 here, as gpusim keeps a grid barrier only within
-        one work-group (``gpusim/compile/passes/grid_group.py``); 0 if such a block does
-        not fit on the device at all."""
+        with ``g.sync()``) may have on the current device: work-groups per CU from gpusim's
+        occupancy model, with this kernel's LDS, times the CUs
+        (``gpusim.engine.cooperative``); 0 if such a block does not fit at all."""
         dims = tuple(blockdim) if isinstance(blockdim, (tuple, list)) else (blockdim,)
-        threads = math.prod(int(d) for d in dims)
-        return 1 if 0 < threads <= current_device().spec.max_threads_per_block else 0
+        spec = current_device().spec
+        lds = self._static_lds(spec.wave_size) + int(dynsmemsize)
+        return max_cooperative_blocks(spec, block_threads=math.prod(int(d) for d in dims),
+                                      lds_bytes=lds)
+
+    def _static_lds(self, wave_size: int) -> int:
+        """The kernel's static LDS for this signature (the front end only: no numba build)."""
+        for ck in self.kernel.specializations:
+            if tuple(ck.arg_types) == tuple(self.signature):
+                return ck.static_lds_bytes
+        kir = front_end(self.kernel.py_func, wave_size=wave_size, arg_types=self.signature)
+        return kir.static_lds_bytes
 
 
 def overloads_of(kernel: Any) -> dict[tuple, KernelOverload]:

@@ -81,8 +81,9 @@ def k_float_index(a):
 
 
 def k_array_alias(a):
-    b = a
-    b[0] = 1.0
+    s = hip.shared.array(4, np.float32)
+    b = s  # (another name of an argument array is a view of it, as in numba.cuda)
+    b[0] = a[0]
 
 
 def k_shared_shape_not_constant(a):
@@ -113,7 +114,7 @@ CASES = [
     (k_undefined_name, "not_defined_anywhere", "is not defined", "module level"),
     (k_wrong_dims, "a[0, 1]", "has 1 dimension(s) but is indexed with 2", "a[i]"),
     (k_float_index, "a[1.5]", "an index must be an integer", "int(x)"),
-    (k_array_alias, "b = a", "array variables", "index the array directly"),
+    (k_array_alias, "b = s", "array variables", "index the array directly"),
     (k_shared_shape_not_constant, "a.shape[0]", "must be known when the kernel compiles",
      "module-level constant"),
     (k_bad_dtype, '"not-a-type"', "is not a number type", "np.float32"),

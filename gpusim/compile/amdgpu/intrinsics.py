@@ -70,8 +70,8 @@ class Intrinsics:
             return self.atomic(node, axis)
         args = node.args[1:] if name.endswith("_sync") else node.args
         base = base_name(name)
-        if base == "syncthreads":
-            self.barrier()
+        if base in ("syncthreads", "sync_grid"):  # a grid sync's own barrier (its
+            self.barrier()                          # device-wide part is not modelled)
             return None
         if base in _WGRED:
             return self.workgroup_reduce(base, self.expr(args[0]))

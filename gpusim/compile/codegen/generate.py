@@ -11,6 +11,9 @@ The module has two functions:
   per-thread arrays, masks), made once per worker and reused block after block, so LDS is
   not cleared between blocks, as on hardware.
 
+A kernel with grid syncs is written phase by phase instead (``cooperative.py``), with one
+copy of that storage per work-group (``_nb`` of them).
+
 ``_lp`` holds the launch: grid (``_gdx``...), block (``_bdx``...), threads per block
 ``_nt``, dynamic LDS bytes, the number of blocks and the chunk each claim takes.
 """
@@ -22,6 +25,12 @@ import re
 
 import numpy as np
 
+from gpusim.compile.codegen.cooperative import (
+    COORDS,
+    CooperativeWriter,
+    is_cooperative,
+    workspace_items,
+)
 from gpusim.compile.codegen.expr import ExprGen, alias, expr_source
 from gpusim.compile.codegen.instrument import instrument_for
 from gpusim.compile.codegen.region import Lines, RegionWriter
@@ -71,6 +80,7 @@ class Generator:
         self.regions = RegionWriter(kir, self.gen, self.out)
         # hooks of the generation mode (none on the fast path), see codegen/instrument.py
         self.instrument = self.gen.instrument = instrument_for(kir)
+        self.cooperative = is_cooperative(kir)  # grid syncs: run phase by phase
 
     # -- pieces -----------------------------------------------------------------------
     def operand(self, node: ast.expr) -> str:
@@ -141,6 +151,8 @@ class Generator:
     def kernel_function(self) -> str:
         kir, out = self.kir, self.out
         ws = self.workspace()
+        if self.cooperative:
+            ws = workspace_items(ws, kir)
         extra = ", _ws" if ws else ""
         out.line("@_jit")
         extra_args = [name for name, _ in kir.extra_args]
@@ -152,26 +164,33 @@ class Generator:
         if ws:
             out.line(", ".join(n for n, _ in ws) + (", = _ws" if len(ws) == 1 else " = _ws"))
         self.instrument.prologue(out)
-        out.line("for _b in range(_b0, _b1):")
-        out.indent += 1
-        out.line("# ---- one work-group: block number _b (x fastest)")
-        coords = len(out.lines)  # the block coordinates it uses go here
-        self.instrument.block_start(out)
-        if kir.masks:
-            out.line("_m0[:] = True  # the block's live threads")
-        if kir.has_return and kir.masks:
-            out.line("_nalive = _nt")
-        for name in kir.params:
-            if name in kir.spilled:
-                out.line(f"{name}__s[:] = {name}")
-        self.nodes(kir.schedule)
+        if self.cooperative:  # phase by phase, see cooperative.py
+            CooperativeWriter(self).body(ws)
+        else:
+            out.line("for _b in range(_b0, _b1):")
+            out.indent += 1
+            out.line("# ---- one work-group: block number _b (x fastest)")
+            out.line(COORDS)
+            self.instrument.block_start(out)
+            if kir.masks:
+                out.line("_m0[:] = True  # the block's live threads")
+            if kir.has_return and kir.masks:
+                out.line("_nalive = _nt")
+            for name in kir.params:
+                if name in kir.spilled:
+                    out.line(f"{name}__s[:] = {name}")
+            self.nodes(kir.schedule)
         out.indent = 0
-        body = "\n".join(out.lines[coords:])
-        pad = "    " * 2
-        block_lines = [(name, f"{pad}{name} = {expr}") for name, expr in (
+        body = "\n".join(out.lines[unpack:])
+        coords = [(name, expr) for name, expr in (
             ("_bx", "_b % _gdx"), ("_by", "_b // _gdx % _gdy"), ("_bz", "_b // (_gdx * _gdy)"))
             if _uses(body, name)]
-        out.lines[coords:coords] = [text for _, text in block_lines]
+        lines = []
+        for text in out.lines:  # each work-group loop computes the coordinates used
+            pad = text[:len(text) - len(text.lstrip())]
+            lines += ([pad + f"{n} = {e}" for n, e in coords] if text.strip() == COORDS
+                      else [text])
+        out.lines = lines
         text = "\n".join(out.lines[unpack:])
         fields = [(i, f) for i, f in enumerate(LAUNCH_FIELDS[:8]) if _uses(text, f)]
         if fields:  # only what the kernel reads: a 1-D kernel never sees _by or _gdz
@@ -184,13 +203,17 @@ class Generator:
         kir = self.kir
         out = Lines()
         ws = self.workspace()
-        out.line(f"def {kir.name}__workspace(_nt, _dynlds):")
+        if self.cooperative:  # one copy per work-group (_nb of them), see cooperative.py
+            ws = workspace_items(ws, kir)
+        out.line(f"def {kir.name}__workspace(_nt, _dynlds{', _nb=1' if self.cooperative else ''}):")
         out.indent += 1
         out.line('"""Storage of one work-group, made once per host worker and reused block after '
                  'block')
         out.line('(so LDS is not cleared between blocks, as on hardware)."""')
         if any(d.dynamic for d in kir.arrays.values()):
-            out.line("_dyn = np.zeros((_dynlds + 15) // 16 * 16, np.uint8)  # dynamic LDS")
+            rows = "(_nb, (_dynlds + 15) // 16 * 16)" if self.cooperative else (
+                "(_dynlds + 15) // 16 * 16")
+            out.line(f"_dyn = np.zeros({rows}, np.uint8)  # dynamic LDS")
         for name, alloc in ws:
             out.line(f"{name} = {alloc}")
         out.line("return (" + ", ".join(n for n, _ in ws) + ("," if len(ws) == 1 else "") + ")")

@@ -4,28 +4,36 @@ numba.cuda's cooperative groups give a kernel one object, the grid, whose ``sync
 barrier across every thread of the launch (a *cooperative* launch on the GPU, limited to
 the blocks that fit on the device at once: ``max_cooperative_grid_blocks``).
 
-How gpusim runs it: the emulator runs one work-group's threads region by region, between
-barriers, but runs work-groups one after another on each host thread, so a barrier
-across work-groups cannot be kept. A cooperative launch is therefore limited to one
-work-group (``max_cooperative_grid_blocks`` says 1, as a GPU with one compute unit
-would), where the grid barrier *is* the block barrier. This pass rewrites, before names
-are resolved:
+This pass rewrites, before names are resolved:
 
-- ``g = cuda.cg.this_grid()`` -> ``assert gridDim.x * gridDim.y * gridDim.z == 1`` (a
-  larger launch stops with hipErrorAssert at this line, instead of computing a wrong
-  answer), and ``g`` is remembered as the grid group;
-- ``g.sync()`` and ``cuda.cg.this_grid().sync()`` -> the block barrier ``syncthreads()``.
+- ``g = cuda.cg.this_grid()`` (or a bare ``this_grid()``) -> nothing; ``g`` is remembered
+  as the grid group (the object has no other use in numba.cuda kernels);
+- ``g.sync()`` and ``cuda.cg.this_grid().sync()`` -> the ``sync_grid`` barrier. The
+  schedule is cut there as at a block barrier (``split``); the code generator then runs
+  each *grid phase* (the code between two grid syncs) for every work-group before the
+  next phase starts (``codegen/cooperative.py``);
+- (``exit_early``, on the kernel after ``resolve``) a kernel that ends with
+  ``if cond: ... g.sync() ...`` -> ``if not cond: return`` and the branch's body. A
+  thread that skips the branch has nothing left to do but exit, and an exited thread no
+  longer takes part in a barrier (on AMD hardware an ended wave leaves ``s_barrier``;
+  CUDA's grid sync waits for the threads that have not exited), so numba.cuda's
+  ``sessionize`` example, whose grid sync sits in such a branch, is not a divergent
+  barrier.
 
 >>> import ast
 >>> from gpusim.compile.ir import unparse
->>> fn = ast.parse("def k(a):\\n    g = cg.this_grid()\\n    a[0] = 1\\n    g.sync()").body[0]
+>>> src = "def k(a):\\n    g = cg.this_grid()\\n    a[0] = 1\\n    if a[1]:\\n        g.sync()"
+>>> fn = ast.parse(src).body[0]
 >>> rewrite_grid_groups(fn, {"cg": type("cg", (), {"this_grid": this_grid})})
 True
+>>> fn.body = exit_early(fn.body)
 >>> print(unparse(fn))
 def k(a):
-    assert hip.gridDim.x * hip.gridDim.y * hip.gridDim.z == 1
+    pass
     a[0] = 1
-    hip.syncthreads()
+    if not a[1]:
+        return
+    hip.sync_grid()
 """
 
 from __future__ import annotations
@@ -37,7 +45,7 @@ from gpusim.compile.ir import Intrinsic
 from gpusim.compile.lang import Stub
 
 this_grid = Stub("cg.this_grid", "cuda.cg.this_grid(): the grid group; g.sync() is a barrier "
-                 "across the whole launch (cooperative launches of one work-group here).")
+                 "across the whole (cooperative) launch.")
 
 
 class _GridGroups(ast.NodeTransformer):
@@ -68,31 +76,42 @@ class _GridGroups(ast.NodeTransformer):
         if (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
                 and isinstance(node.value, ast.Call) and self.is_grid(node.value)):
             self.groups.add(node.targets[0].id)
-            return self.one_block_check(node)
+            self.used = True
+            return ast.copy_location(ast.Pass(), node)
         return self.generic_visit(node)
 
     def visit_Expr(self, node: ast.Expr) -> ast.stmt:
         call = node.value
         if isinstance(call, ast.Call) and self.is_grid(call):
-            return self.one_block_check(node)  # a bare this_grid()
+            return ast.copy_location(ast.Pass(), node)  # a bare this_grid()
         if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
                 and call.func.attr == "sync" and not call.args and self.is_grid(call.func.value)):
             self.used = True
-            barrier = ast.copy_location(Intrinsic(name="syncthreads"), call)
+            barrier = ast.copy_location(Intrinsic(name="sync_grid"), call)
             barrier.gsrc = getattr(call, "gsrc", None)
             return ast.copy_location(ast.Expr(value=barrier), node)
         return self.generic_visit(node)
 
-    def one_block_check(self, node: ast.stmt) -> ast.stmt:
-        """``assert gridDim.x * gridDim.y * gridDim.z == 1`` at ``node``'s line."""
-        self.used = True
-        dims = [Intrinsic(name=f"gridDim.{d}") for d in "xyz"]
-        total = ast.BinOp(ast.BinOp(dims[0], ast.Mult(), dims[1]), ast.Mult(), dims[2])
-        check = ast.Assert(test=ast.Compare(total, [ast.Eq()], [ast.Constant(1)]), msg=None)
-        for sub in ast.walk(check):
-            ast.copy_location(sub, node)
-            sub.gsrc = getattr(node, "gsrc", None)
-        return check
+
+def _syncs_grid(stmts: list[ast.stmt]) -> bool:
+    return any(isinstance(n, Intrinsic) and n.name == "sync_grid"
+               for s in stmts for n in ast.walk(s))
+
+
+def exit_early(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``[..., if c: A (grid sync in A) else: B]`` -> ``[..., if not c: B; return, A]``.
+
+    Only for the kernel's own body (after ``resolve``): at the end of a device function the
+    threads that skip the branch go on with the caller's code.
+    """
+    while body and isinstance(body[-1], ast.If) and _syncs_grid(body[-1].body) \
+            and not _syncs_grid(body[-1].orelse):
+        last = body[-1]
+        leave = ast.copy_location(ast.Return(value=None), last)
+        test = ast.copy_location(ast.UnaryOp(op=ast.Not(), operand=last.test), last.test)
+        skip = ast.copy_location(ast.If(test=test, body=[*last.orelse, leave], orelse=[]), last)
+        body = body[:-1] + [skip] + last.body
+    return body
 
 
 def rewrite_grid_groups(fn: ast.FunctionDef, ns: dict[str, Any]) -> bool:
@@ -102,4 +121,3 @@ def rewrite_grid_groups(fn: ast.FunctionDef, ns: dict[str, Any]) -> bool:
     rewriter = _GridGroups(ns, local)
     fn.body = [rewriter.visit(s) for s in fn.body]
     return rewriter.used
-

@@ -142,7 +142,10 @@ class Typer:
                                     "cannot be reassigned", instead="a new variable name")
                 old = self.fixed.pop(name)  # a scalar argument reassigned: now a variable
                 self.types[name] = old
-            if isinstance(ty, types.Array) and not _is_view(value):
+            if isinstance(ty, types.Array) and not _is_view(value) and not (
+                    isinstance(value, ast.Name) and value.id not in self.kir.arrays):
+                # (another name of an argument array or view is a view of all of it:
+                # numba.cuda's `data = buf_0 if step % 2 == 0 else buf_1` swap)
                 raise self.fail(target, "array variables can only hold views of arrays "
                                 "(a[i, :], a[1:], a.T); other arrays are kernel arguments or "
                                 "hip.shared/local/const arrays",

@@ -23,12 +23,14 @@ RESULT = {
     "syncthreads_count": types.int32, "syncthreads_and": types.int32,
     "syncthreads_or": types.int32, "popc": types.int32, "ffs": types.int32, "clz": types.int32,
     "syncthreads": types.none, "syncwarp": types.none, "threadfence": types.none,
+    "sync_grid": types.none,
     "threadfence_block": types.none, "threadfence_system": types.none,
 }
 # Number of operands (without the CUDA member mask) each collective takes.
 ARITY = {"shfl": (2, 3), "shfl_up": (2, 3), "shfl_down": (2, 3), "shfl_xor": (2, 3),
          "ballot": (1, 1), "any": (1, 1), "all": (1, 1), "activemask": (0, 0),
-         "syncthreads": (0, 0), "syncwarp": (0, 1), "syncthreads_count": (1, 1),
+         "syncthreads": (0, 0), "sync_grid": (0, 0), "syncwarp": (0, 1),
+         "syncthreads_count": (1, 1),
          "syncthreads_and": (1, 1), "syncthreads_or": (1, 1), "threadfence": (0, 0),
          "threadfence_block": (0, 0), "threadfence_system": (0, 0), "popc": (1, 1),
          "ffs": (1, 1), "clz": (1, 1), "brev": (1, 1), "fma": (3, 3)}

@@ -39,7 +39,7 @@ from gpusim.compile.lang import Overload
 from gpusim.compile.passes.inline import inline_call, load_device_function
 from gpusim.compile.passes.resolve import local_names
 
-_VOID_SYNC = ("syncthreads", "syncwarp")
+_VOID_SYNC = ("syncthreads", "syncwarp", "sync_grid")
 
 
 def _hoistable(node: ast.AST) -> bool:

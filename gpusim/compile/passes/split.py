@@ -143,7 +143,7 @@ def split(kir: KernelIR) -> None:
     # The live-thread mask _m0 is needed by returns, collectives, counting barriers and
     # divergent control flow; plain barriers in straight or uniform code need no mask.
     needs_mask = kir.has_return and contains_sync(kir.func.body) or any(
-        is_sync(n) and n.name not in ("syncthreads", "syncwarp")
+        is_sync(n) and n.name not in ("syncthreads", "syncwarp", "sync_grid")
         or getattr(n, "divergent", False) for n in ast.walk(kir.func))
     root: tuple[str, ...] = ()
     if needs_mask:

@@ -72,8 +72,11 @@ class Uniformity:
             return True
         if isinstance(node, ast.Subscript):
             base = node.value
-            if isinstance(base, ast.Name) and base.id in self.arrays:
+            parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if isinstance(base, ast.Name) and base.id in self.arrays and not any(
+                    isinstance(p, ast.Slice) for p in parts):
                 return False  # a memory read: another thread may have written it
+            # (a slice such as dynsmem[0:n] reads no memory: a view, uniform if its bounds are)
             return self.is_uniform(base) and self.is_uniform(node.slice)
         if isinstance(node, ast.Attribute):
             return self.is_uniform(node.value)
@@ -82,7 +85,7 @@ class Uniformity:
             return name in ("len", "min", "max", "abs", "round", "pow") and all(
                 self.is_uniform(a) for a in node.args)
         if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp,
-                             ast.Tuple, Cast, MathCall)):
+                             ast.Slice, ast.Tuple, Cast, MathCall)):
             return all(self.is_uniform(c) for c in ast.iter_child_nodes(node)
                        if isinstance(c, ast.expr))
         return False

@@ -7,6 +7,8 @@ What the instrumented code adds to the fast path's (see ``codegen/instrument.py`
 - at each work-group start: the previous one's pending uninitialised reads are reported
   (``_lds_flush``), then a new generation (uninitialised-LDS marks) and epoch;
 - after each barrier: a new epoch; after each wavefront collective: a new wave-sync count;
+  after a grid sync (cooperative kernels) the global shadow is cleared: what came before is
+  ordered with what comes after (LDS is not shadowed in such kernels);
 - around each bounds-checked index of an LDS array or of a global array the kernel writes:
   ``_lds1/2/3`` or ``_glb1/2/3``, which update the element's shadow and return the index.
 
@@ -67,6 +69,11 @@ def check_layout(kir: KernelIR) -> tuple[list[str], list[str]]:
     The engine (``gpusim.engine.sanitizer``) sizes the shadow from the same lists.
     """
     lds = [n for n, d in kir.arrays.items() if d.space == "shared" and len(d.shape) <= 3]
+    if any(isinstance(n, Barrier) and n.kind == "sync_grid" for n in walk_schedule(kir.schedule)):
+        # Cooperative kernels run each work-group in several pieces, interleaved
+        # (codegen/cooperative.py), while the LDS shadow follows one work-group at a time:
+        # LDS is not shadowed there (global accesses still are).
+        lds = []
     written = written_arrays(kir)
     arrays = kir.array_params()
     glb = [p for p in kir.params if p in arrays and p in written and
@@ -110,6 +117,8 @@ class CheckInstrument(Instrument):
         out.line(f"_cst[{EPOCH}] += 1")
 
     def after(self, node: Any, out: Any) -> None:
+        if isinstance(node, Barrier) and node.kind == "sync_grid" and self.glb:
+            out.line("_gsh[:] = -1  # sanitizer: a grid sync orders every earlier global access")
         if isinstance(node, Barrier):
             out.line(f"_cst[{EPOCH}] += 1  # sanitizer: accesses before the barrier are ordered")
         elif isinstance(node, Collective):
