@@ -245,7 +245,11 @@ class Tracer:
 
     def covers(self, nblocks: int) -> bool:
         """Whether a sampled launch of ``nblocks`` work-groups traces them all (when their
-        events fit the buffers: ``run`` leaves any that do not to the fast path)."""
+        events fit the buffers: ``run`` leaves any that do not to the fast path).
+
+        >>> Tracer(sample=64).covers(64), Tracer(sample=64).covers(65), Tracer().covers(1)
+        (True, False, False)
+        """
         return bool(self.sample) and nblocks <= self.sample
 
     def variant(self, ck: CompiledKernel) -> CompiledKernel | None:
