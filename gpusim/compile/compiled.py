@@ -53,6 +53,32 @@ class CompiledKernel:
     mode: str = "fast"  # "fast" or "check" (the sanitizer), see codegen/instrument.py
     half_args: tuple[int, ...] = ()  # float16 arguments, passed as their storage (device_args)
     cooperative: bool = False  # has grid syncs: all blocks on one host thread, phase by phase
+    pending: Any = None  # numba's compilation of ``run``, deferred (compile_kernel(defer=))
+
+    @property
+    def deferred(self) -> bool:
+        """Whether ``run`` still needs ``finish_compile()`` before it is called."""
+        return self.pending is not None
+
+    def finish_compile(self) -> None:
+        """Compile ``run``'s machine code now if ``compile_kernel(defer=True)`` left it
+        (a no-op otherwise); raises its ``KernelCompileError``. Call it on the launching
+        thread, before work-groups run: not inside the watchdog's time.
+
+        >>> import numba
+        >>> from gpusim.compile.pipeline import compile_kernel
+        >>> def one(out):
+        ...     out[0] = 1
+        >>> ck = compile_kernel(one, (numba.types.float64[::1],), wave_size=64, defer=True)
+        >>> ck.deferred
+        True
+        >>> ck.finish_compile(); ck.deferred
+        False
+        """
+        pending = self.pending
+        if pending is not None:
+            pending()  # raises, leaving it pending, when numba cannot compile it
+            self.pending = None
 
     @classmethod
     def from_ir(cls, kir: KernelIR, run: Any, workspace: Any, *, reference: bool

@@ -127,12 +127,19 @@ def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
 
 
 def compile_kernel(pyfunc: Any, arg_types: tuple, *, wave_size: int,
-                   reference: bool = False, mode: str = "fast") -> CompiledKernel:
+                   reference: bool = False, mode: str = "fast", defer: bool = False
+                   ) -> CompiledKernel:
     """Compile ``pyfunc`` for ``arg_types`` (numba types) and a wave size.
 
     ``reference=True`` runs the generated code as plain Python (slow, but no numba).
-    ``mode="check"`` generates the sanitizer's instrumented code.
+    ``mode="check"`` generates the sanitizer's instrumented code. ``defer=True`` runs
+    every pass but leaves numba's machine code to ``CompiledKernel.finish_compile()``.
     """
     kir = front_end(pyfunc, wave_size=wave_size, arg_types=arg_types, mode=mode)
-    mod = reference_module(kir) if reference else compile_module(kir, storage_types(arg_types))
-    return CompiledKernel.from_ir(kir, mod.run, mod.workspace, reference=reference)
+    if reference:
+        mod = reference_module(kir)
+        return CompiledKernel.from_ir(kir, mod.run, mod.workspace, reference=True)
+    mod = compile_module(kir, storage_types(arg_types), defer=defer)
+    ck = CompiledKernel.from_ir(kir, mod.run, mod.workspace, reference=False)
+    ck.pending = mod.finish if defer else None
+    return ck

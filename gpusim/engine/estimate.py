@@ -113,12 +113,19 @@ def scaled_spec(spec: DeviceSpec, fraction: float) -> DeviceSpec:
                                    spec.infinity_cache_line_bytes, 16))  # fmt: skip
 
 
+@functools.lru_cache(maxsize=1024)  # ~0.25 ms a call; a first launch's time counts
+def _occupancy(threads: int, lds_bytes: int, spec: DeviceSpec, regs: tuple) -> Any:
+    vgprs, sgprs, agprs = regs
+    return occupancy(block_size=threads, lds_bytes=lds_bytes, device=spec, vgprs=vgprs,
+                     sgprs=sgprs, agprs=agprs)
+
+
 def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes: int,
              resources: dict | None = None, key: tuple | None = None
              ) -> tuple[float, dict[str, Any]]:
     """(seconds, breakdown) of a launch from its sampled trace; memoised under ``key``."""
-    regs = {k: (resources or {}).get(k) for k in ("vgprs", "sgprs", "agprs")}
-    occ = occupancy(block_size=math.prod(block), lds_bytes=lds_bytes, device=spec, **regs)
+    regs = tuple((resources or {}).get(k) for k in ("vgprs", "sgprs", "agprs"))
+    occ = _occupancy(math.prod(block), lds_bytes, spec, regs)
     fraction = traced.traced_workgroups / traced.total_workgroups
     small = scaled_spec(spec, fraction)
     with _lock:  # one model per scaled machine, cold for every kernel

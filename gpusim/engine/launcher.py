@@ -58,9 +58,10 @@ _cache_lock = threading.Lock()
 
 
 def specialize(kernel: Any, args: tuple, wave_size: int, *, reference: bool = False,
-               mode: str = "fast") -> CompiledKernel:
+               mode: str = "fast", defer: bool = False) -> CompiledKernel:
     """The compiled kernel for these arguments' types (and generation ``mode``: "fast" or
-    "check"), compiling on first use."""
+    "check"), compiling on first use; ``defer=True`` may leave numba's machine code
+    pending (``CompiledKernel.finish_compile``), otherwise it is there."""
     if isinstance(kernel, CompiledKernel):
         return kernel
     pyfunc = getattr(kernel, "py_func", kernel)
@@ -68,9 +69,11 @@ def specialize(kernel: Any, args: tuple, wave_size: int, *, reference: bool = Fa
     ck = _cache.get(key)  # a dict read is atomic; the lock only orders the writers
     if ck is None:
         ck = compile_kernel(pyfunc, key[1], wave_size=wave_size, reference=reference,
-                            mode=mode)
+                            mode=mode, defer=defer)
         with _cache_lock:
             ck = _cache.setdefault(key, ck)
+    if not defer:
+        ck.finish_compile()
     return ck
 
 
@@ -87,6 +90,18 @@ class Launch:
     mode: str  # "fast", "check" (the sanitizer) or "trace" (config.launch_mode)
     tracer: Any = None  # engine.tracing.Tracer in trace mode
     grid_syncs: int = 0  # grid syncs the last run() executed (cooperative kernels)
+
+    def settle(self) -> None:
+        """Compile now, on the launching thread, the machine code this launch will run, so
+        that its errors raise at the launch call (``prepare(defer=True)`` left it): the
+        fast variant, unless a sampled tracer covers every work-group (a small grid under
+        the default estimate), when only the trace variant is built. If that one fails
+        (the launch then runs plainly) the fast variant is compiled here too."""
+        tracer = self.tracer
+        if (self.kernel.deferred and tracer is not None
+                and tracer.covers(math.prod(self.grid)) and tracer.variant(self.kernel)):
+            return
+        self.kernel.finish_compile()
 
     @property
     def lds_bytes(self) -> int:
@@ -132,7 +147,8 @@ class Launch:
                 errors = self.tracer.run(ck, call_args, grid3, block3, dyn, self.device)
                 left -= self.tracer.planned
                 claims = iter(_claims(self.tracer.spans, nblocks, chunk))  # the fast path
-            if not errors and left > 0:  # does the rest
+            if not errors and left > 0:  # does the rest (built here if settle() left it)
+                ck.finish_compile()
                 errors = run_workers(worker, ctl, workers, config.watchdog_seconds)
         except LaunchTimeoutError as exc:
             raise timeout_error(ck, exc.args[0] if exc.args else [], config.watchdog_seconds,
@@ -177,7 +193,7 @@ def _claims(done: list[tuple[int, int]], nblocks: int, chunk: int) -> list[tuple
 
 def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
             dynamic_lds_bytes: int = 0, reference: bool = False, check: bool | None = None,
-            tracer: Any = None, max_threads: int | None = None) -> Launch:
+            tracer: Any = None, max_threads: int | None = None, defer: bool = False) -> Launch:
     """Check and compile a launch of ``kernel`` on ``grid`` x ``block`` threads of
     ``device`` (a ``DeviceSpec``); nothing runs until ``Launch.run()``.
 
@@ -185,6 +201,7 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
     argument types). ``check`` is the kernel's own switch (None: ``gpusim.config.check``);
     ``tracer`` (``engine.tracing.Tracer``) asks for a memory trace, which the checked and
     reference paths do not take. ``max_threads`` is the kernel's ``launch_bounds``.
+    ``defer=True``: the caller calls ``Launch.settle()`` once it has chosen the tracer.
     Raises ``HipError``: hipErrorInvalidConfiguration for a launch the device cannot run,
     hipErrorInvalidValue for an argument a kernel cannot take.
     """
@@ -194,7 +211,7 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
     validate_shape(name, grid3, block3, dyn, device, max_threads=max_threads)
     mode = config.launch_mode(check, traced=tracer is not None and not reference)
     ck = specialize(kernel, tuple(args), device.wave_size, reference=reference,
-                    mode="check" if mode == "check" else "fast")
+                    mode="check" if mode == "check" else "fast", defer=defer)
     validate_lds(ck.name, dyn, ck.static_lds_bytes, device)
     if ck.cooperative:  # a grid sync: every work-group must be resident at once (HIP's rule)
         check_cooperative(ck.name, grid3, block3, ck.static_lds_bytes + dyn, device)

@@ -37,7 +37,7 @@ _RI_SHIFT = THREAD_BITS + SITE_KIND_BITS
 
 
 @numba.njit(cache=True, nogil=True)
-def _assign(keys, wave_size, n_sk):
+def _assign(keys, wave_bits, n_sk):
     n = keys.shape[0]
     row_of = np.empty(n, np.int64)
     row_sk = np.empty(n, np.int64)
@@ -52,7 +52,7 @@ def _assign(keys, wave_size, n_sk):
         key = keys[e]
         t = key & _T_MASK
         sk = (key >> THREAD_BITS) & _SK_MASK
-        w = t // wave_size
+        w = t >> wave_bits  # a power-of-two wave: a shift, not a 64-bit division
         g = (key >> _RI_SHIFT) * 1024 + w
         if g != group:  # a new wave or region instance: forget the old rows
             for s in range(n_sk):
@@ -89,16 +89,22 @@ def assign_rows(keys: np.ndarray, wave_size: int, n_sites: int | None = None
     keys = np.ascontiguousarray(keys, np.int64)
     if n_sites is None:
         n_sites = int(((keys >> THREAD_BITS) & _SK_MASK).max(initial=0)) // 4 + 1
-    return _assign(keys, wave_size, 4 * n_sites)
+    return _assign(keys, _wave_bits(wave_size), 4 * n_sites)
+
+
+def _wave_bits(wave_size: int) -> int:
+    if wave_size < 1 or wave_size & (wave_size - 1):
+        raise ValueError(f"wave size {wave_size} is not a power of two")
+    return wave_size.bit_length() - 1
 
 
 @numba.njit(cache=True, nogil=True)
-def _scatter(row_of, keys, addr, table, active, wave_size):
+def _scatter(row_of, keys, addr, table, active, lane_mask):
     nrows = table.shape[0]
     for e in range(row_of.shape[0]):
         r = row_of[e]
         if r < nrows:
-            lane = (keys[e] & _T_MASK) % wave_size
+            lane = keys[e] & _T_MASK & lane_mask
             table[r, lane] = addr[e]
             active[r, lane] = True
 
@@ -109,5 +115,5 @@ def rows_to_arrays(row_of: np.ndarray, keys: np.ndarray, addr: np.ndarray, nrows
     table = np.zeros((nrows, wave_size), np.int64)
     active = np.zeros((nrows, wave_size), np.bool_)
     _scatter(row_of, np.ascontiguousarray(keys), np.ascontiguousarray(addr), table, active,
-             wave_size)
+             (1 << _wave_bits(wave_size)) - 1)
     return table, active

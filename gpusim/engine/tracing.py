@@ -243,6 +243,23 @@ class Tracer:
                         warnings.warn(f"kernel '{ck.name}': {self.failure}", stacklevel=2)
         return errors
 
+    def covers(self, nblocks: int) -> bool:
+        """Whether a sampled launch of ``nblocks`` work-groups traces them all (when their
+        events fit the buffers: ``run`` leaves any that do not to the fast path).
+
+        >>> Tracer(sample=64).covers(64), Tracer(sample=64).covers(65), Tracer().covers(1)
+        (True, False, False)
+        """
+        return bool(self.sample) and nblocks <= self.sample
+
+    def variant(self, ck: CompiledKernel) -> CompiledKernel | None:
+        """``ck``'s trace variant, built now; None (with ``failure`` set) if it cannot be."""
+        try:
+            return traced_variant(ck)
+        except KernelCompileError as exc:
+            self.failure = str(exc)
+            return None
+
     @property
     def planned(self) -> int:
         """How many work-groups ran instrumented."""
@@ -402,16 +419,15 @@ def _fit(plan: list[tuple[int, int]], most: int) -> list[tuple[int, int]]:
 def _instruction_counts(trace: Trace, traced: np.ndarray, info: LaunchInfo) -> InstructionCounts:
     """Whole-launch counts: traced work-groups' totals x ``info.scale``."""
     s = info.scale
+    per = np.bincount(trace.space.astype(np.int64) * 4 + trace.kind, minlength=8)  # one pass
 
     def rows(space: int, kind: int | None = None) -> int:
-        m = trace.space == space
-        if kind is not None:
-            m &= trace.kind == kind
-        return round(int(np.count_nonzero(m)) * s)
+        n = per[space * 4:space * 4 + 4].sum() if kind is None else per[space * 4 + kind]
+        return round(int(n) * s)
 
-    valu, branch, flops, salu, smem = (round(int(v) * s) for v in traced)
+    valu, branch, flops, salu, smem, fma = (round(int(v) * s) for v in traced)
     return InstructionCounts(
         waves=info.total_waves, valu=valu, salu=salu, smem=smem, branch=branch,
         vmem_read=rows(GLOBAL, LOAD), vmem_write=rows(GLOBAL, STORE),
-        vmem_atomic=rows(GLOBAL, ATOMIC), lds=rows(LDS), flops=flops,
+        vmem_atomic=rows(GLOBAL, ATOMIC), lds=rows(LDS), flops=flops, fma=fma,
     )  # fmt: skip

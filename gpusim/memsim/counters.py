@@ -126,6 +126,7 @@ class InstructionCounts:
     vmem_atomic: int = 0
     lds: int = 0
     flops: int = 0
+    fma: int = 0  # fused multiply-adds over all lanes (each 2 of ``flops``, 1 VALU lane op)
 
     @classmethod
     def from_mapping(cls, d: Mapping[str, Any]) -> InstructionCounts:

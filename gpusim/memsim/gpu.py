@@ -65,7 +65,7 @@ from gpusim.memsim.cache import COUNTER_NAMES, Cache, counters_dict
 from gpusim.memsim.coalescer import coalesce, sector_bytes
 from gpusim.memsim.device import MALL_WAYS, levels_for
 from gpusim.memsim.dispatch import Dispatch, dispatch_for
-from gpusim.memsim.lds import bank_conflicts
+from gpusim.memsim.lds import LdsConflicts, bank_conflicts
 from gpusim.memsim.lru import access_batch, collect_dirty
 from gpusim.memsim.streams import LevelStream, outcomes
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, Trace
@@ -308,6 +308,9 @@ class GpuMemoryModel:
     def _lds(self, trace: Trace, detail: bool = True
              ) -> tuple[dict[str, float], dict[int, dict[str, float]]]:
         rows = np.flatnonzero(trace.space == LDS)
+        if not len(rows):  # most kernels: skip the bank model's checks and set-up
+            none = np.zeros(0, np.int64)
+            return LdsConflicts(none, none, none).summary(), {}
         r = bank_conflicts(
             trace.addr[rows],
             trace.active[rows],

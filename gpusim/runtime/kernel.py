@@ -237,7 +237,7 @@ class Kernel:
                   if config.launch_mode(self.check, traced=traced) == "trace" else None)
         ready = prepare(self.py_func, grid=grid, block=block, args=staged.values,
                         dynamic_lds_bytes=shared_bytes, device=spec, check=self.check,
-                        tracer=tracer, max_threads=self.launch_bounds)
+                        tracer=tracer, max_threads=self.launch_bounds, defer=True)
         ck = ready.kernel
         # the default model: a sampled trace, or the time of an earlier launch like this one
         memo_key = remembered = None
@@ -249,6 +249,7 @@ class Kernel:
                 ready.tracer = kernel_trace.tracer_for(args, staged.copies,
                                                        sample=estimate.SAMPLE)
                 ready.mode = "trace"
+        ready.settle()  # numba compiles what will run (a small grid: the trace variant only)
         self._remember(ck)
         self.last_launch = (_device_label(spec), ready.grid, ready.block)
         threads = math.prod(ready.block)

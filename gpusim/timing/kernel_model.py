@@ -78,7 +78,7 @@ class ArchRates:
     atomic_lane_cycles: float = 3.5
     l2_interleave_bytes: int = 256
     # Issue clocks of an integer VALU instruction relative to a float one: the counts'
-    # VALU instructions that are not FLOPs (flops / wave size) are integer work
+    # VALU instructions that carry no FLOP (all but (flops - fma) / wave size) are integer work
     # (addresses, loop counters, modulo) and cost this many times more.
     int_op_cycles: float = 1.0
 
@@ -153,7 +153,8 @@ def kernel_time(
     resident = max(1, min(occ, math.ceil(waves / simds)))
     rounds = math.ceil(waves / (simds * resident))
     cpi = spec.wave_size / arch.valu_lanes_per_simd  # clocks per VALU instruction
-    floats = min(counts.valu, counts.flops / spec.wave_size)  # FLOP-carrying VALU
+    # FLOP-carrying VALU: an FMA is one instruction of two FLOPs
+    floats = min(counts.valu, (counts.flops - counts.fma) / spec.wave_size)
     valu = floats + (counts.valu - floats) * arch.int_op_cycles  # in float-issue units
     level_bytes, hit = _traffic(spec, counts, memory)
     lds_cycles = _lds_cycles(spec, counts, memory)

@@ -105,8 +105,15 @@ def reference_module(kir: KernelIR) -> types.SimpleNamespace:
                                  workspace=ns[f"{kir.name}__workspace"])
 
 
-def compile_module(kir: KernelIR, arg_types: tuple) -> types.SimpleNamespace:
-    """Import the module and compile ``<kernel>__run`` for the launch argument types."""
+def compile_module(kir: KernelIR, arg_types: tuple, *, defer: bool = False
+                   ) -> types.SimpleNamespace:
+    """Import the module and compile ``<kernel>__run`` for the launch argument types.
+
+    ``defer=True`` imports the module but leaves numba's compilation of ``run`` to the
+    returned ``finish()`` (idempotent, thread-safe; raises the ``KernelCompileError``):
+    a launch whose work-groups all run in another variant never needs this one's machine
+    code (``engine.launcher.Launch.settle``). Without it ``finish`` has already run.
+    """
     from numba import typeof
     from numba.core import types as nbtypes
 
@@ -119,12 +126,23 @@ def compile_module(kir: KernelIR, arg_types: tuple) -> types.SimpleNamespace:
     extra = tuple(ty for _, ty in kir.extra_args)  # an instrumented mode's arguments
     signature = (i64, i64) + tuple(arg_types) + consts + (vec, vec) + extra + (
         (typeof(sample),) if sample else ())
-    try:
-        run.compile(signature)
-    except Exception as exc:  # numba could not type or lower the generated code
-        detail = "\n".join("    " + ln for ln in str(exc).splitlines()[:12])
-        raise KernelCompileError(
-            f"kernel '{kir.name}': numba could not compile the generated code "
-            f"({getattr(kir, 'module_path', '<generated>')}). Its `# line N` comments name "
-            f"your lines; numba said:\n{detail}") from exc
-    return types.SimpleNamespace(run=run, workspace=workspace, module=module)
+    done: list[bool] = []
+    lock = threading.Lock()
+
+    def finish() -> None:
+        with lock:
+            if done:
+                return
+            try:
+                run.compile(signature)
+            except Exception as exc:  # numba could not type or lower the generated code
+                detail = "\n".join("    " + ln for ln in str(exc).splitlines()[:12])
+                raise KernelCompileError(
+                    f"kernel '{kir.name}': numba could not compile the generated code "
+                    f"({getattr(kir, 'module_path', '<generated>')}). Its `# line N` comments "
+                    f"name your lines; numba said:\n{detail}") from exc
+            done.append(True)
+
+    if not defer:
+        finish()
+    return types.SimpleNamespace(run=run, workspace=workspace, module=module, finish=finish)

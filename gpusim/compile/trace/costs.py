@@ -11,11 +11,14 @@ Python                      counted as
 ==========================  ====================================================
 ``+ - * & | ^ << >>``       1 VALU (``/ // % **``: 4, a reciprocal and fix-ups)
 comparison, ``and``/``or``  1 VALU per operator
-``x if c else y``, casts    1 VALU (``v_cndmask``, ``v_cvt``)
+``x if c else y``, casts    1 VALU (``v_cndmask``, ``v_cvt``; a literal's cast: 0)
 ``math.*``                  1 VALU (``sin cos tan exp log pow ...``: 4)
 array index                 1 VALU (address arithmetic); constant memory: 1 SMEM
 ``if``, loop iteration      1 branch
 float result                each arithmetic operator is also a FLOP (per lane)
+float ``a * b + c``         one FMA: a multiply feeding an add or subtract in the
+                            same expression (or ``acc += a * b``) is contracted
+                            into one VALU of 2 FLOPs (counted in ``fma``)
 uniform target              the statement's operations are SALU, not VALU
 ``for`` over a constant     unrolled (``unrolled``): no counter or branch per
 ``range`` (<= 32 trips)     iteration; a static LDS array's index in its body
@@ -27,8 +30,8 @@ Memory instructions are not counted here: they are the trace's own rows.
 >>> import ast
 >>> from gpusim.compile.ir import KernelIR
 >>> kir = KernelIR(name="k", pyfunc=None)
->>> statement_cost(ast.parse("y = a * x + b").body[0], kir)
-Cost(valu=2, branch=0, flops=0, salu=0, smem=0)
+>>> statement_cost(ast.parse("y = a * x + b").body[0], kir)   # y's type unknown: integer
+Cost(valu=2, branch=0, flops=0, salu=0, smem=0, fma=0)
 """
 
 from __future__ import annotations
@@ -46,6 +49,10 @@ FLOP_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 # iterations (its unroll threshold bounds trips x body size) and folds each iteration's
 # constant LDS offset into the instruction (ds_read offset:N; LDS [R+imm] on NVIDIA).
 UNROLL_MAX = 32
+# FMA contraction: clang compiles HIP with -ffp-contract=fast by default and libNVVM
+# contracts by default (its -fma=1 option), so a float multiply whose result feeds an add
+# or subtract of the same expression becomes one v_fma_f32 / FFMA.
+_ADDS = (ast.Add, ast.Sub)
 _FOLD = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__,
          ast.FloorDiv: int.__floordiv__}
 
@@ -58,9 +65,29 @@ class Cost(NamedTuple):
     flops: int = 0
     salu: int = 0
     smem: int = 0
+    fma: int = 0  # of the VALU, fused multiply-adds (2 FLOPs each, per lane like flops)
 
     def __add__(self, other: tuple) -> Cost:  # type: ignore[override]
         return Cost(*(a + b for a, b in zip(self, other, strict=True)))
+
+
+class _Ops(NamedTuple):
+    """What an expression computes: ALU operations, float-capable arithmetic outside
+    indices, SMEM loads, multiply-adds a float statement contracts (one ALU each fewer),
+    ``fma()`` calls (one ALU, 2 FLOPs)."""
+
+    alu: int = 0
+    arith: int = 0
+    smem: int = 0
+    contract: int = 0
+    fma: int = 0
+
+    def __add__(self, other: tuple) -> _Ops:  # type: ignore[override]
+        return _Ops(*(a + b for a, b in zip(self, other, strict=True)))
+
+
+def _is_mult(node: ast.AST) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
 
 
 def _constant(node: ast.AST, kir: KernelIR) -> int | None:
@@ -93,28 +120,33 @@ def unrolled(s: ast.stmt, kir: KernelIR) -> bool:
     return None not in bounds and len(range(*bounds)) <= UNROLL_MAX
 
 
-def _ops(node: ast.AST, kir: KernelIR, index: bool = False, folded: bool = False
-         ) -> tuple[int, int, int]:
-    """(ALU operations, float-capable arithmetic outside indices, SMEM loads) in ``node``;
-    ``folded``: in an unrolled loop's body (static LDS offsets are constants)."""
-    alu = arith = smem = 0
+def _ops(node: ast.AST, kir: KernelIR, index: bool = False, folded: bool = False) -> _Ops:
+    """What ``node`` computes (``_Ops``); ``folded``: in an unrolled loop's body (static
+    LDS offsets are constants)."""
+    alu = arith = smem = contract = fma = 0
     n = node
     if isinstance(n, ast.BinOp):
         alu += 4 if isinstance(n.op, SLOW_OPS) else 1
         arith += isinstance(n.op, FLOP_OPS) and not index
+        # one of the add's operands may be a multiply it fuses with (one only: an FMA
+        # has one product); integer index arithmetic is left uncontracted
+        contract += (isinstance(n.op, _ADDS) and not index
+                     and (_is_mult(n.left) or _is_mult(n.right)))
     elif isinstance(n, ast.UnaryOp):
         alu += 1
     elif isinstance(n, ast.Compare):
         alu += len(n.ops)
     elif isinstance(n, ast.BoolOp):
         alu += len(n.values) - 1
+    elif isinstance(n, Cast) and isinstance(n.arg, ast.Constant):
+        pass  # np.float32(0.25): a constant the compiler folds, no v_cvt
     elif isinstance(n, (ast.IfExp, Cast)):
         alu += 1
     elif isinstance(n, MathCall):
         alu += 4 if n.qualname.rsplit(".", 1)[-1] in SLOW_MATH else 1
     elif isinstance(n, Intrinsic):
         if n.name == "fma":
-            alu, arith = alu + 1, arith + 2 * (not index)
+            alu, arith, fma = alu + 1, arith + 2 * (not index), fma + (not index)
         elif n.name in ("popc", "ffs", "clz", "brev", "laneid"):
             alu += 1
         elif n.name.startswith(("grid", "gridsize")):
@@ -124,15 +156,15 @@ def _ops(node: ast.AST, kir: KernelIR, index: bool = False, folded: bool = False
         if decl is not None and decl.space == "const":
             smem += 1
         elif folded and decl is not None and decl.space == "shared" and not decl.dynamic:
-            return alu, arith, smem  # base + constant offset: nothing to compute per access
+            return _Ops(alu, arith, smem)  # base + constant offset: nothing per access
         elif decl is not None or n.value.id in kir.params:
             alu += 1  # the element's address
-        a, _, m = _ops(n.slice, kir, index=True)  # index arithmetic is integer work
-        return alu + a, arith, smem + m
+        idx = _ops(n.slice, kir, index=True)  # index arithmetic is integer work
+        return _Ops(alu + idx.alu, arith, smem + idx.smem)
+    total = _Ops(alu, arith, smem, contract, fma)
     for child in ast.iter_child_nodes(n):
-        a, f, m = _ops(child, kir, index, folded)
-        alu, arith, smem = alu + a, arith + f, smem + m
-    return alu, arith, smem
+        total = total + _ops(child, kir, index, folded)
+    return total
 
 
 def _is_float(target: ast.AST, kir: KernelIR) -> bool:
@@ -158,23 +190,26 @@ def statement_cost(s: ast.stmt, kir: KernelIR, folded: bool = False) -> Cost:
     ``folded``: ``s`` is in the body of an ``unrolled`` loop."""
     if isinstance(s, (ast.Assign, ast.AugAssign)):
         targets = s.targets if isinstance(s, ast.Assign) else [s.target]
-        alu, arith, smem = _ops(s, kir, folded=folded)
+        ops = _ops(s, kir, folded=folded)
+        alu, arith, contract = ops.alu, ops.arith, ops.contract
         if isinstance(s, ast.AugAssign):
             alu += 4 if isinstance(s.op, SLOW_OPS) else 1
             arith += isinstance(s.op, FLOP_OPS)
-        flops = arith if any(_is_float(t, kir) for t in targets) else 0
+            contract += isinstance(s.op, _ADDS) and _is_mult(s.value)  # acc += a * b
         if all(_uniform(t, kir) for t in targets):
-            return Cost(salu=alu, smem=smem)
-        return Cost(valu=alu, flops=flops, smem=smem)
+            return Cost(salu=alu, smem=ops.smem)
+        if not any(_is_float(t, kir) for t in targets):
+            return Cost(valu=alu, smem=ops.smem)
+        return Cost(valu=alu - contract, flops=arith, smem=ops.smem, fma=contract + ops.fma)
     if isinstance(s, ast.Expr):
-        alu, _, smem = _ops(s, kir, folded=folded)
-        return Cost(valu=alu, smem=smem)
+        ops = _ops(s, kir, folded=folded)
+        return Cost(valu=ops.alu, smem=ops.smem)
     if isinstance(s, (ast.If, ast.While, ast.Assert)):
-        alu, _, smem = _ops(s.test, kir)
-        return Cost(valu=alu, branch=1, smem=smem)
+        ops = _ops(s.test, kir)
+        return Cost(valu=ops.alu, branch=1, smem=ops.smem)
     if isinstance(s, ast.For):
-        alu, _, smem = _ops(s.iter, kir)
-        return Cost(valu=alu, branch=1, smem=smem)
+        ops = _ops(s.iter, kir)
+        return Cost(valu=ops.alu, branch=1, smem=ops.smem)
     return Cost()
 
 
@@ -189,8 +224,8 @@ def block_cost(stmts: list[ast.stmt], kir: KernelIR, folded: bool = False) -> Co
 def loop_iteration_cost(s: ast.stmt, kir: KernelIR) -> Cost:
     """What each iteration of loop ``s`` adds: the back-edge branch (and a while's test)."""
     if isinstance(s, ast.While):
-        alu, _, smem = _ops(s.test, kir)
-        return Cost(valu=alu, branch=1, smem=smem)
+        ops = _ops(s.test, kir)
+        return Cost(valu=ops.alu, branch=1, smem=ops.smem)
     if unrolled(s, kir):
         return Cost()
     return Cost(valu=1, branch=1)  # counter increment and compare-and-branch

@@ -14,11 +14,11 @@ the fast path's, and appends one *event* to the launch's trace buffers on the wa
 ``tr[2]``      int64 [4]: ``[0]`` events so far (it keeps counting past the capacity,
                so the engine sees an overflow), ``[1]`` the region instance counter,
                ``[2]`` 1 + the work-group being traced (0: none yet)
-``tr[3]``      int64 [5, threads + 1]: per-thread instruction counters (VALU, branch,
-               FLOPs, SALU, SMEM; the last column: once per workgroup)
+``tr[3]``      int64 [6, threads + 1]: per-thread instruction counters (VALU, branch,
+               FLOPs, SALU, SMEM, FMA; the last column: once per workgroup)
 ``tr[4]``      int64 [arguments]: device address of each array argument
 ``tr[5]``      int64 [work-groups + 1]: the first event of each traced work-group
-``tr[6]``      int64 [work-groups, 5]: each work-group's instruction counts, summed over
+``tr[6]``      int64 [work-groups, 6]: each work-group's instruction counts, summed over
                its waves (``trace_workgroup`` folds the per-thread counters in)
 =============  ===================================================================
 
@@ -47,7 +47,8 @@ KIND_UPDATE = 3  # a read-modify-write by a plain `a[i] op= v`
 THREAD_BITS, SITE_KIND_BITS = 10, 16  # a workgroup has at most 1024 threads
 MAX_SITES = (1 << SITE_KIND_BITS) // 4
 RI_SHIFT = THREAD_BITS + SITE_KIND_BITS
-COUNTERS = ("valu", "branch", "flops", "salu", "smem")  # rows of tr[3]
+COUNTERS = ("valu", "branch", "flops", "salu", "smem", "fma")  # rows of tr[3]
+PER_LANE = (2, 5)  # FLOPs and FMAs count every lane; the others a wave's busiest lane
 
 
 def record_python(tr: tuple, sk: int, t: int, addr: int) -> None:
@@ -185,15 +186,15 @@ def _fold(tr, wg, wave_size):
     """Work-group ``wg``'s per-thread counters -> its totals ``tr[6][wg]``; then zero them.
 
     A wave issues an instruction when any lane needs it: VALU, branch, SALU and SMEM
-    counts are the busiest lane's; FLOPs count every lane; the last column (scalar work
-    done once per work-group) is issued by every wave.
+    counts are the busiest lane's; FLOPs and FMAs count every lane; the last column
+    (scalar work done once per work-group) is issued by every wave.
     """
     c = tr[3]
     nt = c.shape[1] - 1
     waves = (nt + wave_size - 1) // wave_size
     for k in range(c.shape[0]):
         total = 0
-        if k == 2:  # FLOPs
+        if k == 2 or k == 5:  # FLOPs, FMAs (PER_LANE)
             for t in range(nt):
                 total += c[k, t]
         else:
@@ -232,7 +233,7 @@ def buffers(capacity: int, threads: int, n_args: int, workgroups: int = 1
     """Fresh trace buffers (the ``tr`` tuple above) for ``capacity`` events.
 
     >>> [a.shape for a in buffers(1024, 256, 3, workgroups=8)]
-    [(1024,), (1024,), (4,), (5, 257), (3,), (9,), (8, 5)]
+    [(1024,), (1024,), (4,), (6, 257), (3,), (9,), (8, 6)]
     """
     return (np.empty(capacity, np.int64), np.empty(capacity, np.int64), np.zeros(4, np.int64),
             np.zeros((len(COUNTERS), threads + 1), np.int64), np.zeros(n_args, np.int64),
