@@ -92,6 +92,7 @@ from gpusim.compile.device.mathlib import (  # noqa: F401 - names used by genera
     math_modf,
     math_remainder,
 )
+from gpusim.compile.lang_vectors import *  # noqa: F403 - cuda.float32x4 ... (generated code)
 
 # Helpers compile once per machine, not once per process: cache=True keeps their machine
 # code on disk (next to this file, or in numba's per-user cache if that is read-only).
