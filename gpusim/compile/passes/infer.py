@@ -40,6 +40,7 @@ from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import Cast, Intrinsic, KernelIR, MathCall
 from gpusim.compile.passes.half_types import half_result
 from gpusim.compile.passes.intrinsic_types import intrinsic_type
+from gpusim.compile.passes.recursion import separate_call_type
 from gpusim.compile.passes.vector_types import vector_type
 
 BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -251,6 +252,8 @@ class Typer:
                                   name=node.qualname)
         if isinstance(node, Intrinsic):
             return intrinsic_type(self, node)
+        if isinstance(node, ast.Call) and getattr(node, "separate", None):
+            return separate_call_type(self, node)  # a recursive device function
         if isinstance(node, ast.Call) and getattr(node, "method", False):
             return self.method_call(node)
         if isinstance(node, ast.Call):
