@@ -133,7 +133,10 @@ class Generator:
         for text in self.instrument.imports():
             head.line(text)
         head.line()
-        head.line('_jit = _kernel_jit(globals().get("_GPUSIM_REFERENCE", False))')
+        if kir.functions:  # numba's cache loses calls of recursive functions (passes/recursion.py)
+            head.line('_jit = _kernel_jit(globals().get("_GPUSIM_REFERENCE", False), cache=False)')
+        else:
+            head.line('_jit = _kernel_jit(globals().get("_GPUSIM_REFERENCE", False))')
         head.line('if globals().get("_GPUSIM_REFERENCE", False):  # plain Python, no numba')
         head.line("    from gpusim.compile.device.devicelib import _ix_python as _ix  # noqa: F811")
         for name, value in sorted(kir.constants.items()):

@@ -112,11 +112,11 @@ class KernelFaultError(Exception):
     """Raised by generated code: ``(code, site, block, thread, value, limit)``."""
 
 
-def kernel_jit(reference: bool = False):
+def kernel_jit(reference: bool = False, cache: bool = True):
     """The decorator of generated functions: numba (cached, GIL released) or none."""
     if reference:
         return lambda f: f
-    return numba.njit(cache=True, nogil=True, error_model="numpy")
+    return numba.njit(cache=cache, nogil=True, error_model="numpy")
 
 
 def _ix_python(i, n, site, b, t, ctl):

@@ -13,16 +13,23 @@ the generated module as an ordinary ``@_jit`` function, and the kernel calls it:
             return n
         return fib(n - 1) + fib(n - 2)
 
+A module with such functions is compiled in each process, not cached on disk: numba's
+cache loses the calls of a recursive function (a cached kernel calling ``gcd(x, 48)``
+fails to load with "Symbol not found: .numba.unresolved$...gcd...").
+
 This is only exact for code that does not depend on the thread schedule: a function
 compiled on its own runs for one thread, so it may take and return numbers and tuples
 of numbers, but may not use barriers, wave collectives, thread indices, arrays (they would
-escape the bounds checks) or ``raise``; each is a ``KernelCompileError`` naming the line.
+escape the bounds checks), ``assert`` or ``raise``; each is a ``KernelCompileError``
+naming the line.
 
 >>> from gpusim.compile.lang import DeviceFunction
 >>> def fact(n):
 ...     return 1 if n <= 1 else n * fact(n - 1)
 >>> fact = DeviceFunction(fact)
->>> sorted(f.__name__ for f in reachable(fact, _load_for_doctest))
+>>> from gpusim.compile.passes.inline import load_device_function
+>>> load = lambda f: load_device_function(f, wave_size=64, kernel="k")
+>>> sorted(f.__name__ for f in reachable(fact, load))
 ['fact']
 """
 
@@ -61,12 +68,6 @@ def reachable(devfn: Any, load: Callable[[Any], Any]) -> dict[Any, Any]:
     return found
 
 
-def _load_for_doctest(devfn: Any) -> Any:
-    from gpusim.compile.passes.inline import load_device_function
-
-    return load_device_function(devfn, wave_size=64, kernel="k")
-
-
 def _static_objects(call: ast.AST) -> bool:
     """A device call passing a type, intrinsic or function (bound when inlined)."""
     return any(kind == OBJECT for kind, _ in (getattr(call, "static", None) or {}).values())
@@ -77,17 +78,18 @@ def _check(unit: Any, fail: Callable[..., Exception]) -> None:
     why = "a recursive device function (and what it calls) runs as a function of its own"
     for n in ast.walk(unit.fn):
         if _static_objects(n):
-            raise fail(unit, n, f"{why}; it cannot take types or functions as arguments",
+            raise fail(unit.src, n, f"{why}; it cannot take types or functions as arguments",
                        "pass numbers")
         if is_array_decl(n) or (isinstance(n, ast.Name) and n.id in unit.const_arrays):
-            raise fail(unit, n, f"{why}; it cannot use arrays", "pass the numbers it needs")
+            raise fail(unit.src, n, f"{why}; it cannot use arrays", "pass the numbers it needs")
         if is_sync(n) or (isinstance(n, Intrinsic) and n.name not in PURE_INTRINSICS):
-            raise fail(unit, n, f"{why}, one thread at a time, so it cannot use "
+            raise fail(unit.src, n, f"{why}, one thread at a time, so it cannot use "
                        f"hip.{n.name} (barriers, wave collectives, thread indices)",
                        "a loop with an explicit stack in a local array, in the kernel")
-        if isinstance(n, ast.Raise):
-            raise fail(unit, n, f"{why}; `raise` is not supported there",
-                       "return a status value and raise in the kernel")
+        if isinstance(n, ast.Assert):  # `raise` too (raises.py): both stop the thread
+            what = "raise" if getattr(n, "raises", None) else "assert"
+            raise fail(unit.src, n, f"{why}; `{what}` is not supported there",
+                       f"return a status value and {what} in the kernel")
 
 
 class SeparateFunctions:
@@ -97,26 +99,24 @@ class SeparateFunctions:
     def __init__(self, kir: KernelIR, merge_globals: Callable[[Any], dict[str, str]],
                  load: Callable[[Any], Any]):
         self.kir, self.merge_globals, self.load = kir, merge_globals, load
-        self.names: dict[Any, str] = {}
-        self.typing: dict[str, Any] = {}  # emitted name -> numba dispatcher (for `infer`)
+        self.names: dict[Any, str] = {}  # device function -> its name in the module
+        self.recursive: dict[Any, bool] = {}
 
-    def fail(self, unit: Any, node: ast.AST, msg: str, instead: str = "") -> Exception:
-        return compile_error(unit.src, node, msg, instead=instead, kernel=self.kir.name)
+    def fail(self, src: Any, node: ast.AST, msg: str, instead: str = "") -> Exception:
+        return compile_error(src, node, msg, instead=instead, kernel=self.kir.name)
 
     def call(self, devfn: Any, args: list[ast.expr], node: ast.Call) -> ast.expr | None:
         """The call ``devfn(args)`` of a recursive device function; None when ``devfn`` is
         not recursive (it is inlined)."""
-        if devfn not in self.names:
-            funcs = reachable(devfn, self.load)
-            if devfn not in funcs:
-                return None
-            if _static_objects(node):
-                raise self.fail(funcs[devfn], node, f"'{devfn.__name__}' is recursive and "
-                                "runs as a function of its own, which cannot take types or "
-                                "functions as arguments", "pass numbers")
-            funcs[devfn] = funcs.get(devfn) or self.load(devfn)
-            for fn, unit in funcs.items():
-                self.add(fn, unit)
+        if devfn not in self.recursive:
+            self.recursive[devfn] = devfn in reachable(devfn, self.load)
+        if not self.recursive[devfn]:
+            return None  # inlined (even where a recursive function calls it too)
+        if _static_objects(node):
+            raise self.fail(self.kir.src, node, f"'{devfn.__name__}' is recursive and runs "
+                            "as a function of its own, which cannot take types or functions "
+                            "as arguments", "pass numbers")
+        self.add(devfn, self.load(devfn))
         call = ast.Call(func=ast.Name(self.names[devfn], ast.Load()), args=args, keywords=[])
         call.separate = self.names[devfn]
         return ast.copy_location(call, node)
@@ -126,6 +126,7 @@ class SeparateFunctions:
             return
         _check(unit, self.fail)
         taken = (set(self.kir.functions) | set(self.kir.constants) | set(self.kir.params)
+                 | {"np", "math", f"{self.kir.name}__run", f"{self.kir.name}__workspace"}
                  | {n.id for n in ast.walk(self.kir.func)  # the kernel's variables
                     if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)})
         name = fn.__name__.lstrip("_") or "device_function"
@@ -162,15 +163,15 @@ def _dispatcher(kir: KernelIR, name: str) -> Any:
     from gpusim.compile.codegen.expr import ExprGen, alias
     from gpusim.compile.device import devicelib
 
-    cache = kir.__dict__.setdefault("_function_typing", {})
-    if not cache:
+    made = getattr(kir, "function_dispatchers", None)
+    if made is None:
         gen = ExprGen(None, kir.wave_size)
         text = "\n".join(function_source(kir, gen, n) for n in kir.functions)
         ns: dict[str, Any] = {"_jit": numba.njit(error_model="numpy"), **kir.constants}
         ns.update({alias(h): getattr(devicelib, h) for h in gen.used})
         exec("import math\nimport numpy as np\n" + text, ns)  # noqa: S102 - our own code
-        cache.update({n: ns[n] for n in kir.functions})
-    return cache[name]
+        kir.function_dispatchers = made = {n: ns[n] for n in kir.functions}
+    return made[name]
 
 
 def separate_call_type(typer: Any, node: ast.Call) -> Any:
@@ -185,9 +186,10 @@ def separate_call_type(typer: Any, node: ast.Call) -> Any:
     try:
         disp.compile(args)
     except NumbaError as exc:
-        first = str(exc).strip().splitlines()
+        said = [ln.strip() for ln in str(exc).splitlines() if ln.strip() and not
+                ln.startswith(("Failed in", "During:", "- Resolution failure"))]
         raise typer.fail(node, f"numba cannot compile the recursive device function "
                          f"'{node.func.id}' for ({', '.join(map(str, args))}): "
-                         f"{' '.join(first[:3])}",
+                         f"{said[0] if said else exc}",
                          instead="a base case that returns without recursing") from None
     return types.unliteral(disp.overloads[args].signature.return_type)

@@ -75,7 +75,7 @@ def vector_type(typer: Any, node: MathCall) -> Any:
                 same = ", ".join(f"{cls.base_type}x{n}" for n in range(1, cls.num_elements))
                 raise typer.fail(arg, f"cuda.{cls.name}() is built from {cls.base_type} "
                                  f"numbers{' and vectors (' + same + ')' if same else ''}, "
-                                 f"not a {ty}", instead=f"convert: {cls.base_type}(x), or "
+                                 f"not {ty}", instead=f"convert: {cls.base_type}(x), or "
                                  "pass the vector's members (v.x, v.y)")
         if len(members) != cls.num_elements:
             raise typer.fail(node, f"cuda.{cls.name}() needs {cls.num_elements} elements "
