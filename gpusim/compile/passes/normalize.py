@@ -63,8 +63,9 @@ class Normalizer:
         self.counter = [0]
         self.stack: tuple = ()
         self.kernel_locals = local_names(kir.func)
-        self.separate = SeparateFunctions(kir, self.merge_globals, lambda fn: load_device_function(
-            fn, wave_size=kir.wave_size, kernel=kir.name))
+        self.separate = SeparateFunctions(
+            kir, self.merge_globals, lambda fn, static=None: load_device_function(
+                fn, wave_size=kir.wave_size, kernel=kir.name, static=static))
 
     def fail(self, node: ast.AST, msg: str, instead: str = "") -> Exception:
         return compile_error(self.kir.src, node, msg, instead=instead, kernel=self.kir.name)
@@ -232,11 +233,11 @@ class Normalizer:
         devfn = node.devfn
         if isinstance(devfn, Overload):
             devfn = self.overload(devfn, args, node)
-        separate = self.separate.call(devfn, args, node)  # a recursive one (recursion.py)
-        if separate is not None:
-            return separate
         unit = load_device_function(devfn, wave_size=self.kir.wave_size, kernel=self.kir.name,
                                     static=getattr(node, "static", None))
+        separate = self.separate.call(devfn, args, node, unit)  # recursive: recursion.py
+        if separate is not None:
+            return separate
         args = [args[i] for i in unit.kept]
         rename = self.merge_globals(unit)
         stmts, result = inline_call(devfn, args, wave_size=self.kir.wave_size,

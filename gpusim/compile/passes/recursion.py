@@ -28,8 +28,9 @@ naming the line.
 ...     return 1 if n <= 1 else n * fact(n - 1)
 >>> fact = DeviceFunction(fact)
 >>> from gpusim.compile.passes.inline import load_device_function
->>> load = lambda f: load_device_function(f, wave_size=64, kernel="k")
->>> sorted(f.__name__ for f in reachable(fact, load))
+>>> load = lambda f, static=None: load_device_function(f, wave_size=64, kernel="k",
+...                                                    static=static)
+>>> sorted(f.__name__ for f in reachable(load(fact), load))
 ['fact']
 """
 
@@ -47,6 +48,7 @@ from numba.core.errors import NumbaError
 from gpusim.compile.diagnostics import compile_error, source_label
 from gpusim.compile.ir import Intrinsic, KernelIR, is_array_decl, is_sync
 from gpusim.compile.passes.static_args import OBJECT
+from gpusim.errors import KernelCompileError
 
 PURE_INTRINSICS = ("popc", "ffs", "clz", "brev", "fma")  # machine ops: no thread state
 
@@ -55,16 +57,22 @@ def _device_calls(unit: Any) -> list[ast.Call]:
     return [n for n in ast.walk(unit.fn) if isinstance(n, ast.Call) and hasattr(n, "devfn")]
 
 
-def reachable(devfn: Any, load: Callable[[Any], Any]) -> dict[Any, Any]:
-    """The device functions ``devfn`` calls, directly or not (function -> resolved unit);
-    ``devfn`` is among them exactly when it is recursive."""
-    found: dict[Any, Any] = {}
-    todo = [c.devfn for c in _device_calls(load(devfn))]
+def reachable(unit: Any, load: Callable[..., Any]) -> set[Any]:
+    """The device functions that resolved function ``unit`` calls, directly or not; a
+    device function is among those of its own unit exactly when it is recursive. Each is
+    loaded as its call binds it (``load(fn, static)``, so a shape passed as a constant is
+    known); one that does not load so is left out (inlining it will say why)."""
+    found: set[Any] = set()
+    todo = _device_calls(unit)
     while todo:
-        fn = todo.pop()
-        if fn not in found:
-            found[fn] = load(fn)
-            todo += [c.devfn for c in _device_calls(found[fn])]
+        call = todo.pop()
+        if call.devfn in found:
+            continue
+        found.add(call.devfn)
+        try:
+            todo += _device_calls(load(call.devfn, getattr(call, "static", None)))
+        except KernelCompileError:
+            continue
     return found
 
 
@@ -105,11 +113,12 @@ class SeparateFunctions:
     def fail(self, src: Any, node: ast.AST, msg: str, instead: str = "") -> Exception:
         return compile_error(src, node, msg, instead=instead, kernel=self.kir.name)
 
-    def call(self, devfn: Any, args: list[ast.expr], node: ast.Call) -> ast.expr | None:
-        """The call ``devfn(args)`` of a recursive device function; None when ``devfn`` is
-        not recursive (it is inlined)."""
+    def call(self, devfn: Any, args: list[ast.expr], node: ast.Call,
+             unit: Any) -> ast.expr | None:
+        """The call ``devfn(args)`` (``unit``: ``devfn`` resolved for this call) of a
+        recursive device function; None when ``devfn`` is not recursive (it is inlined)."""
         if devfn not in self.recursive:
-            self.recursive[devfn] = devfn in reachable(devfn, self.load)
+            self.recursive[devfn] = devfn in reachable(unit, self.load)
         if not self.recursive[devfn]:
             return None  # inlined (even where a recursive function calls it too)
         if _static_objects(node):
