@@ -173,3 +173,23 @@ def runaway_kernel(a):
 def test_what_a_separate_function_cannot_do_is_a_clear_error(kernel, match):
     with pytest.raises(KernelCompileError, match=match):
         cuda.jit(kernel)[1, 1](np.zeros(4))
+
+
+@cuda.jit(device=True)
+def reverse_through_shared(a, n, dtype):
+    s = cuda.shared.array(n, dtype)  # a shape known only once the call binds n
+    t = cuda.threadIdx.x
+    s[t] = a[t]
+    cuda.syncthreads()
+    a[t] = s[n - 1 - t]
+
+
+def test_device_functions_with_compile_time_shapes_are_still_inlined():
+    # looking for recursion must not resolve a callee without the constants its call binds
+    @cuda.jit
+    def k(a):
+        reverse_through_shared(a, 32, np.int32)
+
+    a = np.arange(32, dtype=np.int32)
+    k[1, 32](a)
+    np.testing.assert_array_equal(a, np.arange(32)[::-1])
