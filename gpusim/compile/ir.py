@@ -333,6 +333,7 @@ class KernelIR:
     remat: dict[str, Any] = field(default_factory=dict)  # values recomputed, not spilled
     static_lds_bytes: int = 0
     const_params: list[str] = field(default_factory=list)
+    functions: dict[str, Any] = field(default_factory=dict)  # recursive device functions
     temp_counter: int = 0
     # Generation mode: "fast", or an instrumented one ("check": the sanitizer; see
     # instrument.py). An instrumented mode may add run() arguments after ``_ctl``:

@@ -42,6 +42,8 @@ from numba import (  # numba.cuda material writes numba.float32 or cuda.float32
 from gpusim import hip as _hip
 from gpusim.compile.lang import *  # noqa: F403 - the kernel language
 from gpusim.compile.lang import __all__ as _language
+from gpusim.compile.lang_vectors import aliases as _vector_aliases
+from gpusim.compile.lang_vectors import vector_types as _vector_types
 from gpusim.cuda import args, cg, devicearray, fp16, random
 from gpusim.cuda.compiler import (
     compile,  # noqa: A004 - numba.cuda's name
@@ -60,6 +62,10 @@ from gpusim.runtime.kernel_args import In, InOut, Out
 from gpusim.runtime.managed import managed_array
 from gpusim.runtime.scheduler import Stream
 from gpusim.runtime.system import get_system
+
+# CUDA's vector types (cuda.float32x4, and CUDA C's names: cuda.float4, cuda.int3 ...)
+globals().update(_vector_types)
+globals().update(_vector_aliases)
 
 
 def synchronize() -> None:
@@ -128,4 +134,5 @@ __all__ = [*_language, "jit", "to_device", "device_array", "device_array_like",
            "compile_for_current_device", "args", "cg", "devicearray", "fp16", "random",
            "stream", "default_stream", "event", "event_elapsed_time", "is_available",
            "select_device", "get_current_device", "detect", "boolean", "float32", "float64",
-           "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "void"]
+           "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "void",
+           *_vector_types, *_vector_aliases]

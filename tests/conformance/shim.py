@@ -20,6 +20,7 @@ AttributeError in the test, counted as a failure: nothing falls back to the simu
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import types
@@ -70,5 +71,9 @@ def install(mode: str) -> None:
         sub = sys.modules.get(f"{facade.__name__}.{name}", getattr(facade, name, None))
         # None: importing numba's own file (simulator code) instead fails as ImportError
         sys.modules[f"numba.cuda.{name}"] = sub
+    # test_vector_type reads the backend's table of vector types from the simulator's
+    # internals (numba.cuda.vector_types on a GPU); on gpusim it is gpusim's own table
+    sys.modules["numba.cuda.simulator.vector_types"] = importlib.import_module(
+        "gpusim.compile.lang_vectors")
     sys.modules["numba.cuda"] = shim
     numba.cuda = shim

@@ -254,6 +254,8 @@ class Expressions(Ops, Intrinsics):
 
     # -- calls -------------------------------------------------------------------------
     def math_call(self, node: MathCall) -> Value:
+        if getattr(node, "vector", None) is not None:  # a named tuple (passes/vector_types.py)
+            raise unsupported(self.kir, node, f"the vector type {node.qualname}")
         args = [self.scalar(a) for a in node.args]
         name = node.qualname.split(".", 1)[1]
         if name in NUMPY_OPERATORS:
@@ -264,6 +266,9 @@ class Expressions(Ops, Intrinsics):
 
     def builtin(self, node: ast.Call) -> Value:
         name = node.func.id
+        if getattr(node, "separate", None):  # passes/recursion.py
+            raise unsupported(self.kir, node, f"a call of the recursive device function "
+                              f"'{name}'", "calls and a stack are not modelled")
         if name == "print":
             raise unsupported(self.kir, node, "print()", "device printf needs HIP's hostcall "
                               "buffer, which is not modelled", instead="remove the print, or "

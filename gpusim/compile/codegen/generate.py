@@ -50,6 +50,7 @@ from gpusim.compile.ir import (
     walk_schedule,
 )
 from gpusim.compile.passes.intrinsic_types import base_name
+from gpusim.compile.passes.recursion import function_source
 
 LAUNCH_FIELDS = ("_gdx", "_gdy", "_gdz", "_bdx", "_bdy", "_bdz", "_nt", "_dynlds", "_nb", "_chunk")
 SYNC_KIND = {"syncthreads_count": "SYNC_COUNT", "syncthreads_and": "SYNC_AND",
@@ -116,6 +117,7 @@ class Generator:
     # -- the module -------------------------------------------------------------------
     def module(self) -> str:
         kir = self.kir
+        functions = "".join("\n\n" + function_source(kir, self.gen, n) for n in kir.functions)
         body = self.kernel_function()
         run = self.workspace_function()
         head = Lines()
@@ -141,12 +143,15 @@ class Generator:
         for text in self.instrument.imports():
             head.line(text)
         head.line()
-        head.line('_jit = _kernel_jit(globals().get("_GPUSIM_REFERENCE", False))')
+        if kir.functions:  # numba's cache loses calls of recursive functions (passes/recursion.py)
+            head.line('_jit = _kernel_jit(globals().get("_GPUSIM_REFERENCE", False), cache=False)')
+        else:
+            head.line('_jit = _kernel_jit(globals().get("_GPUSIM_REFERENCE", False))')
         head.line('if globals().get("_GPUSIM_REFERENCE", False):  # plain Python, no numba')
         head.line("    from gpusim.compile.device.devicelib import _ix_python as _ix  # noqa: F811")
         for name, value in sorted(kir.constants.items()):
             head.line(f"{name} = {_constant(value)}")
-        return head.text() + "\n\n" + body + "\n\n" + run
+        return head.text() + functions + "\n\n" + body + "\n\n" + run
 
     def kernel_function(self) -> str:
         kir, out = self.kir, self.out

@@ -92,6 +92,7 @@ from gpusim.compile.device.mathlib import (  # noqa: F401 - names used by genera
     math_modf,
     math_remainder,
 )
+from gpusim.compile.lang_vectors import *  # noqa: F403 - cuda.float32x4 ... (generated code)
 
 # Helpers compile once per machine, not once per process: cache=True keeps their machine
 # code on disk (next to this file, or in numba's per-user cache if that is read-only).
@@ -111,11 +112,11 @@ class KernelFaultError(Exception):
     """Raised by generated code: ``(code, site, block, thread, value, limit)``."""
 
 
-def kernel_jit(reference: bool = False):
+def kernel_jit(reference: bool = False, cache: bool = True):
     """The decorator of generated functions: numba (cached, GIL released) or none."""
     if reference:
         return lambda f: f
-    return numba.njit(cache=True, nogil=True, error_model="numpy")
+    return numba.njit(cache=cache, nogil=True, error_model="numpy")
 
 
 def _ix_python(i, n, site, b, t, ctl):

@@ -40,6 +40,8 @@ from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import Cast, Intrinsic, KernelIR, MathCall
 from gpusim.compile.passes.half_types import half_result
 from gpusim.compile.passes.intrinsic_types import intrinsic_type
+from gpusim.compile.passes.recursion import separate_call_type
+from gpusim.compile.passes.vector_types import vector_type
 
 BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
           ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
@@ -246,11 +248,15 @@ class Typer:
             self.expr(node.arg)
             dt = node.dtype
             return {int: I64, float: types.float64, bool: types.boolean}.get(dt) or from_dtype(dt)
+        if isinstance(node, MathCall) and getattr(node, "vector", None) is not None:
+            return vector_type(self, node)  # cuda.float32x4(...)
         if isinstance(node, MathCall):
             return self.call_type(node, node.func, [self.expr(a) for a in node.args],
                                   name=node.qualname)
         if isinstance(node, Intrinsic):
             return intrinsic_type(self, node)
+        if isinstance(node, ast.Call) and getattr(node, "separate", None):
+            return separate_call_type(self, node)  # a recursive device function
         if isinstance(node, ast.Call) and getattr(node, "method", False):
             return self.method_call(node)
         if isinstance(node, ast.Call):

@@ -95,8 +95,40 @@ def _assign(target: ast.expr, value: ast.expr) -> list[ast.stmt]:
     return [ast.Assign(targets=[target], value=value)]
 
 
+def _split_loop_names(fn: ast.FunctionDef, local: set[str]) -> None:
+    """Give each loop its own item name where the loops share one only by spelling.
+
+    ``for v in (a2, b2): ...`` then ``for v in (a3, b3): ...`` is two variables to Python
+    and to numba (which types each definition on its own), but one to the compiler, which
+    gives a variable one type. Where ``v`` is assigned only as the item of such loops (no
+    two nested) and read only inside them, the second loop's ``v`` becomes ``v_2``.
+    """
+    loops: dict[str, list[ast.For]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and not (
+                isinstance(node.iter, ast.Call) and getattr(node.iter.func, "id", "") == "range"):
+            loops.setdefault(node.target.id, []).append(node)
+    for name, group in loops.items():
+        inside = {id(n) for loop in group for n in ast.walk(loop)}
+        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name]
+        if len(group) < 2 or any(id(n) not in inside for n in uses) or any(
+                isinstance(n.ctx, ast.Store) and not any(n is g.target for g in group)
+                for n in uses) or any(id(g) in {id(n) for n in ast.walk(h) if n is not h}
+                                      for g in group for h in group):
+            continue
+        for k, loop in enumerate(group[1:], start=2):
+            new = f"{name}_{k}"
+            while new in local:
+                new += "_"
+            local.add(new)
+            for n in ast.walk(loop):
+                if isinstance(n, ast.Name) and n.id == name:
+                    n.id = new
+
+
 def desugar_loops(fn: ast.FunctionDef, ns: dict[str, Any]) -> None:
     """Rewrite ``fn``'s loops over iterables into ``for k in range(n)`` (in place)."""
     local = {a.arg for a in fn.args.args} | {
         n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    _split_loop_names(fn, local)
     _Loops(ns, local).visit(fn)

@@ -37,6 +37,7 @@ from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import ArrayDecl, Intrinsic, KernelIR, is_array_decl, is_sync
 from gpusim.compile.lang import Overload
 from gpusim.compile.passes.inline import inline_call, load_device_function
+from gpusim.compile.passes.recursion import SeparateFunctions
 from gpusim.compile.passes.resolve import local_names
 
 _VOID_SYNC = ("syncthreads", "syncwarp", "sync_grid")
@@ -62,6 +63,9 @@ class Normalizer:
         self.counter = [0]
         self.stack: tuple = ()
         self.kernel_locals = local_names(kir.func)
+        self.separate = SeparateFunctions(
+            kir, self.merge_globals, lambda fn, static=None: load_device_function(
+                fn, wave_size=kir.wave_size, kernel=kir.name, static=static))
 
     def fail(self, node: ast.AST, msg: str, instead: str = "") -> Exception:
         return compile_error(self.kir.src, node, msg, instead=instead, kernel=self.kir.name)
@@ -102,8 +106,8 @@ class Normalizer:
                 value.args = [self.operand(a, pre) for a in value.args]
                 return pre + [s]
             if isinstance(value, ast.Call) and hasattr(value, "devfn"):
-                self.call(value, pre)
-                return pre
+                s.value = self.call(value, pre)  # a recursive function's call stays
+                return pre + ([s] if getattr(s.value, "separate", None) else [])
             s.value = self.expr(value, pre)
             return pre + [s]
         if isinstance(s, ast.If):
@@ -231,6 +235,9 @@ class Normalizer:
             devfn = self.overload(devfn, args, node)
         unit = load_device_function(devfn, wave_size=self.kir.wave_size, kernel=self.kir.name,
                                     static=getattr(node, "static", None))
+        separate = self.separate.call(devfn, args, node, unit)  # recursive: recursion.py
+        if separate is not None:
+            return separate
         args = [args[i] for i in unit.kept]
         rename = self.merge_globals(unit)
         stmts, result = inline_call(devfn, args, wave_size=self.kir.wave_size,

@@ -52,6 +52,7 @@ from gpusim.compile.passes.static_args import (
     constant_value,
     is_static_object,
 )
+from gpusim.compile.passes.vector_types import vector_call
 
 # Python builtins a kernel may call, and the NumPy functions it may use as math.
 BUILTIN_CALLS = {"range", "len", "min", "max", "abs", "print", "round", "pow"}
@@ -252,6 +253,9 @@ class _Resolver(ast.NodeTransformer):
         if getattr(fn, "__gpusim_kernel__", False):
             raise self.fail(node, "launching a kernel from a kernel (dynamic parallelism) is "
                             "not supported", instead="launch it from host code after this one")
+        vector = vector_call(node, fn, args)  # cuda.float32x4(...): typed by `infer`
+        if vector is not None:
+            return vector
         dtype = as_dtype(fn)
         if dtype is not None and not isinstance(fn, str):
             if len(args) != 1 or kwargs:
