@@ -56,17 +56,17 @@ _cache_lock = threading.Lock()
 
 
 def specialize(kernel: Any, args: tuple, wave_size: int, *, reference: bool = False,
-               mode: str = "fast") -> CompiledKernel:
+               mode: str = "fast", debug: bool = False) -> CompiledKernel:
     """The compiled kernel for these arguments' types (and generation ``mode``: "fast" or
-    "check"), compiling on first use."""
+    "check"; ``debug``: numba.cuda's ``debug=True``), compiling on first use."""
     if isinstance(kernel, CompiledKernel):
         return kernel
     pyfunc = getattr(kernel, "py_func", kernel)
-    key = (pyfunc, arg_types(args, pyfunc), wave_size, reference, mode)
+    key = (pyfunc, arg_types(args, pyfunc), wave_size, reference, mode, debug)
     ck = _cache.get(key)  # a dict read is atomic; the lock only orders the writers
     if ck is None:
         ck = compile_kernel(pyfunc, key[1], wave_size=wave_size, reference=reference,
-                            mode=mode)
+                            mode=mode, debug=debug)
         with _cache_lock:
             ck = _cache.setdefault(key, ck)
     return ck
@@ -170,14 +170,15 @@ def _claims(done: list[tuple[int, int]], nblocks: int, chunk: int) -> list[tuple
 
 def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
             dynamic_lds_bytes: int = 0, reference: bool = False, check: bool | None = None,
-            tracer: Any = None, max_threads: int | None = None) -> Launch:
+            tracer: Any = None, max_threads: int | None = None, debug: bool = False) -> Launch:
     """Check and compile a launch of ``kernel`` on ``grid`` x ``block`` threads of
     ``device`` (a ``DeviceSpec``); nothing runs until ``Launch.run()``.
 
     ``kernel`` is a ``CompiledKernel`` or a kernel function (compiled and cached per
     argument types). ``check`` is the kernel's own switch (None: ``gpusim.config.check``);
     ``tracer`` (``engine.tracing.Tracer``) asks for a memory trace, which the checked and
-    reference paths do not take. ``max_threads`` is the kernel's ``launch_bounds``.
+    reference paths do not take. ``max_threads`` is the kernel's ``launch_bounds``;
+    ``debug``: numba.cuda's ``debug=True`` (a division by zero raises).
     Raises ``HipError``: hipErrorInvalidConfiguration for a launch the device cannot run,
     hipErrorInvalidValue for an argument a kernel cannot take.
     """
@@ -187,7 +188,7 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
     validate_shape(name, grid3, block3, dyn, device, max_threads=max_threads)
     mode = config.launch_mode(check, traced=tracer is not None and not reference)
     ck = specialize(kernel, tuple(args), device.wave_size, reference=reference,
-                    mode="check" if mode == "check" else "fast")
+                    mode="check" if mode == "check" else "fast", debug=debug)
     validate_lds(ck.name, dyn, ck.static_lds_bytes, device)
     return Launch(ck, grid3, block3, dyn, tuple(args), device, mode,
                   tracer if mode == "trace" else None)

@@ -163,6 +163,15 @@ def _ix(typingctx, i, n, site, b, t, ctl):
     return i(i, n, site, b, t, ctl), codegen
 
 
+@register_jitable(cache=True)
+def nonzero(d, site, b, t):
+    """``d``, or a fault at ``site``: a division by zero in a ``debug=True`` kernel
+    (``passes/zero_division.py``)."""
+    if d == 0:
+        raise KernelFaultError(FAULT_ASSERT, site, b, t, 0, 0)
+    return d
+
+
 def _at(x, t):
     """``x[t]`` for a per-thread array, ``x`` for a number (collective operands)."""
     return x[t] if isinstance(x, np.ndarray) else x
