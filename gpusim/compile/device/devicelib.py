@@ -91,6 +91,7 @@ from gpusim.compile.device.mathlib import (  # noqa: F401 - names used by genera
     math_fmod,
     math_modf,
     math_remainder,
+    round_ndigits,
 )
 
 # Helpers compile once per machine, not once per process: cache=True keeps their machine
