@@ -268,8 +268,8 @@ class _Resolver(ast.NodeTransformer):
             return _copy(MathCall(qualname=f"cuda.fp16.{fn.name}", func=fn, args=args,
                                   impl=fn.impl), node)
         if fn is round and len(args) == 2:  # numba.cuda's algorithm (device/mathlib.py)
-            return _copy(MathCall(qualname="round", func=fn, args=args, impl="round_ndigits"),
-                         node)
+            return _copy(MathCall(qualname="builtins.round", func=fn, args=args,
+                                  impl="round_ndigits"), node)
         extra = MATH_EXTRAS.get(fn) if _hashable(fn) else None
         if extra is not None:  # numba's CPU target lacks it: the device library has it
             return _copy(MathCall(qualname=f"{extra.replace('_', '.', 1)}",
