@@ -9,6 +9,7 @@ import pytest
 
 import gpusim
 from gpusim import cuda
+from gpusim.errors import KernelCompileError
 
 
 @cuda.jit
@@ -70,3 +71,17 @@ def test_a_per_thread_view_of_a_global_array():
     out = np.zeros(10)
     shift[1, 10](a, out)
     np.testing.assert_array_equal(out, a + (10 - np.arange(10)))
+
+
+def test_a_view_of_a_local_array_across_a_barrier_is_refused_not_wrong():
+    @cuda.jit
+    def k(out):
+        t = cuda.threadIdx.x
+        loc = cuda.local.array(4, np.float64)
+        v = loc[1:]
+        v[0] = t
+        cuda.syncthreads()
+        out[t] = v[0] + loc[1]
+
+    with pytest.raises(KernelCompileError, match="'v' holds a array"):
+        k[1, 4](np.zeros(4))

@@ -56,7 +56,10 @@ def _pure(node: ast.AST, known: dict, fixed: set[str], kir: KernelIR) -> bool:
                                                            "gridsize")
     if isinstance(node, ast.Attribute):
         return node.attr in ("shape", "size") and isinstance(node.value, ast.Name)
-    if isinstance(node, ast.Subscript) and _view_of_array(node, {*fixed, *known, *kir.arrays}):
+    # (not of a local array: generated code binds those per thread after the recomputed
+    # values, so a view of one is refused after a barrier, as before)
+    shared = {n for n, d in kir.arrays.items() if d.space != "local"}
+    if isinstance(node, ast.Subscript) and _view_of_array(node, {*fixed, *known, *shared}):
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         bounds = [b for p in parts for b in ((p.lower, p.upper, p.step)
                                              if isinstance(p, ast.Slice) else (p,))]
@@ -71,8 +74,8 @@ def _pure(node: ast.AST, known: dict, fixed: set[str], kir: KernelIR) -> bool:
 
 
 def _view_of_array(node: ast.Subscript, arrays: set[str]) -> bool:
-    """``a[lo:hi]``, ``a[i, :]`` of an argument, shared/local array or such a view: a view
-    is its array's base, offset and shape, no memory read, so it is recomputed, not kept."""
+    """``a[lo:hi]``, ``a[i, :]`` of an argument, a shared array or such a view: a view is
+    its array's base, offset and shape, no memory read, so it is recomputed, not kept."""
     return (isinstance(getattr(node, "numba_type", None), types.Array)
             and isinstance(node.value, ast.Name) and node.value.id in arrays)
 
