@@ -8,7 +8,7 @@ Folders by role (README.md here has the map and data flow; each folder its own R
     diagnostics.py  errors that point at the user's line and column
     compiled.py   CompiledKernel: what the engine launches
     passes/       parse, subset, resolve, normalize (+inline), uniformity, lower, infer, half,
-                  split, liveness (+remat)
+                  split, liveness (+remat), zerodiv (debug=True kernels)
     codegen/      generate (+expr, region), instrument hooks, build (disk cache, numba)
     sanitize/     checked mode: instrumented accesses, shadow memory, findings table
     trace/        trace mode: lane addresses and instruction counts for the memory model
@@ -28,7 +28,7 @@ The engine imports the compiler through this module and one public module per fo
 
 >>> from gpusim.compile import PASSES
 >>> len(PASSES)
-11
+12
 """
 
 from gpusim.compile.compiled import CompiledKernel

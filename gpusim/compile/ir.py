@@ -339,6 +339,7 @@ class KernelIR:
     # instrument.py). An instrumented mode may add run() arguments after ``_ctl``:
     # (name, numba type) pairs, passed by the engine in this order.
     mode: str = "fast"
+    debug: bool = False  # @cuda.jit(debug=True): division by zero raises (zero_division.py)
     extra_args: list[tuple[str, Any]] = field(default_factory=list)
 
     def fresh(self, stem: str) -> str:

@@ -6,7 +6,7 @@ pass, ``ir:split`` after one pass, ``source`` the generated module.
 
 >>> [name for name, _ in PASSES]  # doctest: +NORMALIZE_WHITESPACE
 ['parse', 'subset', 'resolve', 'normalize', 'uniformity', 'lower', 'infer', 'half',
- 'split', 'liveness', 'generate']
+ 'split', 'liveness', 'zerodiv', 'generate']
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from gpusim.compile.passes import (
 )
 from gpusim.compile.passes.grid_group import exit_early
 from gpusim.compile.passes.half import lower_half, storage_types
+from gpusim.compile.passes.zero_division import guard_divisions
 from gpusim.errors import GpusimError, KernelCompileError
 
 
@@ -66,6 +67,7 @@ PASSES: list[tuple[str, Callable[[KernelIR], None]]] = [
     ("half", lower_half),  # float16 -> float32 values and uint16 arrays (numba's CPU has none)
     ("split", split),  # cut at barriers/collectives -> regions and block-level nodes
     ("liveness", plan),  # per-thread arrays for values that cross a cut
+    ("zerodiv", guard_divisions),  # debug=True: a division by zero raises
     ("generate", generate),  # Python source for numba
 ]
 
@@ -95,11 +97,13 @@ def dump(kir: KernelIR, pass_name: str) -> str:
 
 
 def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
-              passes: tuple[str, ...] | None = None, mode: str = "fast") -> KernelIR:
+              passes: tuple[str, ...] | None = None, mode: str = "fast",
+              debug: bool = False) -> KernelIR:
     """Run the passes (all, or those named) and return the IR.
 
     ``mode`` chooses the generated code: "fast", or "check" (the sanitizer's
-    instrumented accesses, see ``codegen/instrument.py``).
+    instrumented accesses, see ``codegen/instrument.py``). ``debug``: numba.cuda's
+    ``debug=True`` (a division by zero raises, ``passes/zero_division.py``).
 
     >>> def k(out):
     ...     out[0] = 1
@@ -107,7 +111,7 @@ def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
     'k'
     """
     kir = KernelIR(name=getattr(pyfunc, "__name__", "kernel"), pyfunc=pyfunc,
-                   arg_types=tuple(arg_types), wave_size=wave_size, mode=mode)
+                   arg_types=tuple(arg_types), wave_size=wave_size, mode=mode, debug=debug)
     for name, run in PASSES:
         if passes is not None and name not in passes:
             continue
@@ -127,15 +131,15 @@ def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
 
 
 def compile_kernel(pyfunc: Any, arg_types: tuple, *, wave_size: int,
-                   reference: bool = False, mode: str = "fast", defer: bool = False
-                   ) -> CompiledKernel:
+                   reference: bool = False, mode: str = "fast", defer: bool = False,
+                   debug: bool = False) -> CompiledKernel:
     """Compile ``pyfunc`` for ``arg_types`` (numba types) and a wave size.
 
     ``reference=True`` runs the generated code as plain Python (slow, but no numba).
     ``mode="check"`` generates the sanitizer's instrumented code. ``defer=True`` runs
     every pass but leaves numba's machine code to ``CompiledKernel.finish_compile()``.
     """
-    kir = front_end(pyfunc, wave_size=wave_size, arg_types=arg_types, mode=mode)
+    kir = front_end(pyfunc, wave_size=wave_size, arg_types=arg_types, mode=mode, debug=debug)
     if reference:
         mod = reference_module(kir)
         return CompiledKernel.from_ir(kir, mod.run, mod.workspace, reference=True)

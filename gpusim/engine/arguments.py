@@ -1,10 +1,11 @@
 """Kernel arguments: the one check of what a kernel can take, and their numba types.
 
-A kernel takes NumPy arrays (the engine's view of device memory) and numbers. Anything
-else (a Python list, a string, an object) is refused here, before anything runs, with
-``HipError(hipErrorInvalidValue)`` naming the parameter and the fix. The runtime turns
-device arrays into their device views first and refuses freed ones with the same
-message shape (``bad_argument``), so a learner meets one wording.
+A kernel takes NumPy arrays (the engine's view of device memory), numbers and ``Enum``
+members (numba types them by their class, and compares them with ``==`` and ``is`` as
+numba does). Anything else (a Python list, a string, an object) is refused here, before
+anything runs, with ``HipError(hipErrorInvalidValue)`` naming the parameter and the fix.
+The runtime turns device arrays into their device views first and refuses freed ones
+with the same message shape (``bad_argument``), so a learner meets one wording.
 
 >>> import numpy as np
 >>> [str(t) for t in arg_types((np.zeros(4, np.float32), 2.0))]
@@ -20,6 +21,7 @@ hipErrorInvalidValue True
 
 from __future__ import annotations
 
+import enum
 import inspect
 from typing import Any
 
@@ -66,7 +68,7 @@ def _key(arg: Any) -> tuple:
     if isinstance(arg, np.ndarray):
         f = arg.flags
         return (arg.dtype, arg.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
-    if isinstance(arg, int) and not isinstance(arg, bool):
+    if isinstance(arg, int) and not isinstance(arg, (bool, enum.Enum)):  # (IntEnum: its class)
         return (int, arg.bit_length() < 64, arg < 0)  # typeof: int64, else uint64 or error
     if isinstance(arg, np.void):  # a record: its type is its dtype's
         return (np.void, arg.dtype)
@@ -89,7 +91,7 @@ def arg_types(args: tuple, kernel: Any = None) -> tuple:
         if _number_tuple(arg):
             out.append(typeof(arg))  # (not cached by _key: the type depends on the items)
             continue
-        if not isinstance(arg, (np.ndarray, *_NUMBERS)):
+        if not isinstance(arg, (np.ndarray, enum.Enum, *_NUMBERS)):
             raise bad_argument(kernel, k, *_fix_for(arg))
         key = _key(arg)
         ty = _types.get(key)

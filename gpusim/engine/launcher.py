@@ -58,18 +58,20 @@ _cache_lock = threading.Lock()
 
 
 def specialize(kernel: Any, args: tuple, wave_size: int, *, reference: bool = False,
-               mode: str = "fast", defer: bool = False) -> CompiledKernel:
+               mode: str = "fast", defer: bool = False, debug: bool = False
+               ) -> CompiledKernel:
     """The compiled kernel for these arguments' types (and generation ``mode``: "fast" or
-    "check"), compiling on first use; ``defer=True`` may leave numba's machine code
-    pending (``CompiledKernel.finish_compile``), otherwise it is there."""
+    "check"; ``debug``: numba.cuda's ``debug=True``), compiling on first use;
+    ``defer=True`` may leave numba's machine code pending
+    (``CompiledKernel.finish_compile``), otherwise it is there."""
     if isinstance(kernel, CompiledKernel):
         return kernel
     pyfunc = getattr(kernel, "py_func", kernel)
-    key = (pyfunc, arg_types(args, pyfunc), wave_size, reference, mode)
+    key = (pyfunc, arg_types(args, pyfunc), wave_size, reference, mode, debug)
     ck = _cache.get(key)  # a dict read is atomic; the lock only orders the writers
     if ck is None:
         ck = compile_kernel(pyfunc, key[1], wave_size=wave_size, reference=reference,
-                            mode=mode, defer=defer)
+                            mode=mode, defer=defer, debug=debug)
         with _cache_lock:
             ck = _cache.setdefault(key, ck)
     if not defer:
@@ -193,14 +195,16 @@ def _claims(done: list[tuple[int, int]], nblocks: int, chunk: int) -> list[tuple
 
 def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
             dynamic_lds_bytes: int = 0, reference: bool = False, check: bool | None = None,
-            tracer: Any = None, max_threads: int | None = None, defer: bool = False) -> Launch:
+            tracer: Any = None, max_threads: int | None = None, defer: bool = False,
+            debug: bool = False) -> Launch:
     """Check and compile a launch of ``kernel`` on ``grid`` x ``block`` threads of
     ``device`` (a ``DeviceSpec``); nothing runs until ``Launch.run()``.
 
     ``kernel`` is a ``CompiledKernel`` or a kernel function (compiled and cached per
     argument types). ``check`` is the kernel's own switch (None: ``gpusim.config.check``);
     ``tracer`` (``engine.tracing.Tracer``) asks for a memory trace, which the checked and
-    reference paths do not take. ``max_threads`` is the kernel's ``launch_bounds``.
+    reference paths do not take. ``max_threads`` is the kernel's ``launch_bounds``;
+    ``debug``: numba.cuda's ``debug=True`` (a division by zero raises).
     ``defer=True``: the caller calls ``Launch.settle()`` once it has chosen the tracer.
     Raises ``HipError``: hipErrorInvalidConfiguration for a launch the device cannot run,
     hipErrorInvalidValue for an argument a kernel cannot take.
@@ -211,7 +215,8 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
     validate_shape(name, grid3, block3, dyn, device, max_threads=max_threads)
     mode = config.launch_mode(check, traced=tracer is not None and not reference)
     ck = specialize(kernel, tuple(args), device.wave_size, reference=reference,
-                    mode="check" if mode == "check" else "fast", defer=defer)
+                    mode="check" if mode == "check" else "fast", defer=defer,
+                    debug=debug)
     validate_lds(ck.name, dyn, ck.static_lds_bytes, device)
     if ck.cooperative:  # a grid sync: every work-group must be resident at once (HIP's rule)
         check_cooperative(ck.name, grid3, block3, ck.static_lds_bytes + dyn, device)

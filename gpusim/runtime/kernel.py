@@ -50,8 +50,9 @@ from gpusim.runtime.tracebacks import install, launch_site, note_launch_site
 
 install()  # learners' tracebacks of gpusim errors without gpusim's own frames
 
-# numba.cuda.jit options accepted for compatibility; none changes what the emulator does.
-_IGNORED_OPTIONS = {"debug", "opt", "lineinfo", "fastmath", "cache", "link", "max_registers",
+# numba.cuda.jit options accepted for compatibility; none changes what the emulator does
+# (but `debug`, taken apart: a division by zero raises, as numba.cuda's debug kernels do).
+_IGNORED_OPTIONS = {"opt", "lineinfo", "fastmath", "cache", "link", "max_registers",
                     "inline", "boundscheck"}
 
 
@@ -61,14 +62,16 @@ class Kernel:
     ``launch_bounds`` is the most threads per block the kernel accepts (HIP's
     ``__launch_bounds__``). ``check=True`` runs this kernel on the checked path (the
     sanitizer: races, uninitialised LDS; ``check=False`` never does); None follows
-    ``gpusim.config.check``. Every path checks every index and barrier.
+    ``gpusim.config.check``. Every path checks every index and barrier. ``debug=True``
+    (numba.cuda's option) makes a division by zero raise ``ZeroDivisionError``.
     """
 
     __gpusim_kernel__ = True
 
     def __init__(self, py_func: Callable[..., Any], *, launch_bounds: int | None = None,
-                 check: bool | None = None, signature: Any = None):
+                 check: bool | None = None, signature: Any = None, debug: bool = False):
         self.py_func = py_func
+        self.debug = bool(debug)
         # an explicit jit signature: scalar arguments become the declared types
         self.signatures = parse_signatures(signature) if signature is not None else None
         self.__name__ = getattr(py_func, "__name__", "kernel")
@@ -171,7 +174,7 @@ class Kernel:
         """
         views = device_values(self, self._declared(args))
         ck = specialize(self.py_func, views, current_device().spec.wave_size,
-                        mode=config.launch_mode(self.check))
+                        mode=config.launch_mode(self.check), debug=self.debug)
         self._remember(ck)
         return Specialized(self, ck)
 
@@ -237,7 +240,8 @@ class Kernel:
                   if config.launch_mode(self.check, traced=traced) == "trace" else None)
         ready = prepare(self.py_func, grid=grid, block=block, args=staged.values,
                         dynamic_lds_bytes=shared_bytes, device=spec, check=self.check,
-                        tracer=tracer, max_threads=self.launch_bounds, defer=True)
+                        tracer=tracer, max_threads=self.launch_bounds, defer=True,
+                        debug=self.debug)
         ck = ready.kernel
         # the default model: a sampled trace, or the time of an earlier launch like this one
         memo_key = remembered = None
@@ -310,7 +314,8 @@ def _device_label(spec: Any) -> str:
 
 
 def jit(func: Callable[..., Any] | Any = None, *, device: bool = False, check: bool | None = None,
-        launch_bounds: int | None = None, signature: Any = None, **options: Any) -> Any:
+        launch_bounds: int | None = None, signature: Any = None, debug: bool = False,
+        **options: Any) -> Any:
     """Make a kernel (``@hip.jit``) or a device function (``@hip.jit(device=True)``).
 
     A numba.cuda signature as first argument (``@jit("void(float32[:], int32)")``) is
@@ -325,15 +330,16 @@ def jit(func: Callable[..., Any] | Any = None, *, device: bool = False, check: b
     unknown = set(options) - _IGNORED_OPTIONS
     if unknown:
         raise TypeError(f"hip.jit got unknown option(s) {sorted(unknown)}; it accepts device=, "
-                        "launch_bounds=, check= (and numba.cuda's debug/opt/lineinfo/fastmath/"
-                        "cache, which change nothing here)")
+                        "launch_bounds=, check=, debug= (and numba.cuda's opt/lineinfo/"
+                        "fastmath/cache, which change nothing here)")
     if func is None or isinstance(func, (str, list, tuple)) or not callable(func):
         signature = func if func is not None else signature
         return lambda f: jit(f, device=device, check=check, launch_bounds=launch_bounds,
-                             signature=signature, **options)
+                             signature=signature, debug=debug, **options)
     if device:
         return DeviceFunction(func)
-    return Kernel(func, launch_bounds=launch_bounds, check=check, signature=signature)
+    return Kernel(func, launch_bounds=launch_bounds, check=check, signature=signature,
+                  debug=debug)
 
 
 def hipLaunchKernelGGL(kernel: Kernel, grid: Any, block: Any, shared_bytes: int, stream: Any,

@@ -110,7 +110,7 @@ CASES = [
     (k_return_value, "return", "returning a value", "array argument"),
     (k_nested_def, "def inner", "functions defined inside", "device=True"),
     (k_while_else, "while", "`while ... else`", "flag"),
-    (k_in_test, "3 in", "`in` / `is`", "=="),
+    (k_in_test, "3 in", "`in` comparisons", "=="),
     (k_undefined_name, "not_defined_anywhere", "is not defined", "module level"),
     (k_wrong_dims, "a[0, 1]", "has 1 dimension(s) but is indexed with 2", "a[i]"),
     (k_float_index, "a[1.5]", "an index must be an integer", "int(x)"),

@@ -265,6 +265,8 @@ class Expressions(Ops, Intrinsics):
         return self.math(name, args, sig, node)
 
     def builtin(self, node: ast.Call) -> Value:
+        if getattr(node, "method", False):  # z.conjugate(), a.view(np.int32)
+            raise unsupported(self.kir, node, f"the method .{node.func.attr}()")
         name = node.func.id
         if getattr(node, "separate", None):  # passes/recursion.py
             raise unsupported(self.kir, node, f"a call of the recursive device function "

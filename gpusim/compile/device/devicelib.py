@@ -91,6 +91,7 @@ from gpusim.compile.device.mathlib import (  # noqa: F401 - names used by genera
     math_fmod,
     math_modf,
     math_remainder,
+    round_ndigits,
 )
 from gpusim.compile.lang_vectors import *  # noqa: F403 - cuda.float32x4 ... (generated code)
 
@@ -162,6 +163,15 @@ def _ix(typingctx, i, n, site, b, t, ctl):
             context.call_conv.return_user_exc(builder, KernelFaultError, (FAULT_BOUNDS,))
         return args[0]
     return i(i, n, site, b, t, ctl), codegen
+
+
+@register_jitable(cache=True)
+def nonzero(d, site, b, t):
+    """``d``, or a fault at ``site``: a division by zero in a ``debug=True`` kernel
+    (``passes/zero_division.py``)."""
+    if d == 0:
+        raise KernelFaultError(FAULT_ASSERT, site, b, t, 0, 0)
+    return d
 
 
 def _at(x, t):

@@ -38,6 +38,7 @@ from numba.np.numpy_support import from_dtype
 
 from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import Cast, Intrinsic, KernelIR, MathCall
+from gpusim.compile.passes.enum_members import enum_operands
 from gpusim.compile.passes.half_types import half_result
 from gpusim.compile.passes.intrinsic_types import intrinsic_type
 from gpusim.compile.passes.recursion import separate_call_type
@@ -220,11 +221,11 @@ class Typer:
                 return types.boolean
             return self.call_type(node, UNARY[type(node.op)], [arg])
         if isinstance(node, ast.Compare):
-            left = self.expr(node.left)
-            for op, comp in zip(node.ops, node.comparators, strict=True):
-                right = self.expr(comp)
-                self.call_type(node, CMPOPS[type(op)], [left, right])
-                left = right
+            tys = enum_operands(self, node, [self.expr(n) for n in (node.left,
+                                                                     *node.comparators)])
+            for op, left, right in zip(node.ops, tys[:-1], tys[1:], strict=True):
+                if type(op) in CMPOPS:  # (`is` is checked by enum_operands)
+                    self.call_type(node, CMPOPS[type(op)], [left, right])
             return types.boolean
         if isinstance(node, (ast.BoolOp, ast.IfExp)):
             parts = node.values if isinstance(node, ast.BoolOp) else [node.body, node.orelse]
@@ -240,6 +241,8 @@ class Typer:
             return _unliteral(out)
         if isinstance(node, ast.Subscript):
             return self.subscript(node, self.expr(node.value))
+        if hasattr(node, "type_value"):  # a.view(np.int32): passes/type_args.py
+            return types.NumberClass(from_dtype(node.type_value))
         if isinstance(node, ast.Attribute):
             return self.attribute(node)
         if isinstance(node, ast.Tuple):
@@ -251,7 +254,7 @@ class Typer:
         if isinstance(node, MathCall) and getattr(node, "vector", None) is not None:
             return vector_type(self, node)  # cuda.float32x4(...)
         if isinstance(node, MathCall):
-            return self.call_type(node, node.func, [self.expr(a) for a in node.args],
+            return self.call_type(node, node.func, self.call_args(node.args),
                                   name=node.qualname)
         if isinstance(node, Intrinsic):
             return intrinsic_type(self, node)
@@ -263,10 +266,25 @@ class Typer:
             return self.builtin_call(node)
         raise self.fail(node, f"{type(node).__name__} expressions are not supported in kernels")
 
+    def call_args(self, nodes: list[ast.expr]) -> list:
+        """Types of a call's arguments; ``f(*t)`` spreads the tuple ``t``, as numba does."""
+        out = []
+        for a in nodes:
+            if not isinstance(a, ast.Starred):
+                out.append(self.expr(a))
+                continue
+            ty = self.expr(a.value)
+            if not isinstance(ty, types.BaseTuple):
+                raise self.fail(a, f"only a tuple can be spread over arguments with `*`, not "
+                                f"a {ty}", instead="pass the arguments one by one")
+            a.numba_type = ty
+            out.extend(ty.types)
+        return out
+
     def method_call(self, node: ast.Call) -> Any:
         """``value.method(args)``, as numba types it (``z.conjugate()``, ``a.sum()``)."""
         base = self.expr(node.func.value)
-        args = tuple(self.expr(a) for a in node.args)
+        args = tuple(self.call_args(node.args))
         try:
             bound = self.ctx.resolve_getattr(base, node.func.attr)
             sig = None if bound is None else self.ctx.resolve_function_type(bound, args, {})
@@ -279,11 +297,11 @@ class Typer:
 
     def builtin_call(self, node: ast.Call) -> Any:
         name = node.func.id
-        args = [self.expr(a) for a in node.args]
+        args = self.call_args(node.args)
         if name == "print":
-            for a, t in zip(node.args, args, strict=True):
+            for t in args:
                 if isinstance(t, (types.Array, types.BaseTuple)):
-                    raise self.fail(a, "print() in a kernel takes numbers and strings",
+                    raise self.fail(node, "print() in a kernel takes numbers and strings",
                                     instead="print single elements: print(a[i])")
             return types.none
         if name == "len":
@@ -308,6 +326,8 @@ class Typer:
                 raise self.fail(node, f"arrays in kernels have .{', .'.join(ARRAY_ATTRS)}, "
                                 f"not .{node.attr}")
             return _unliteral(ty)
+        if isinstance(base, types.EnumMember) and node.attr == "value":
+            return base.dtype
         if isinstance(base, types.Complex) and node.attr in ("real", "imag"):
             return base.underlying_float
         if isinstance(base, types.Record):

@@ -7,7 +7,8 @@ generated code closer to what the learner wrote (``tid = _tx`` at the top of a r
 
 A value qualifies when it is assigned exactly once, at the top level of the kernel body
 (so that assignment happens before every use in every thread), from thread/block ids,
-constants, unchanged arguments and other such values; no memory reads.
+constants, unchanged arguments and other such values; no memory reads. A view of an
+array (``sm1 = sm[0:n]``) qualifies too: it is the array's base, offset and shape.
 
 The same knowledge lets a region whose whole body is ``if tid < n:`` loop over the first
 ``n`` threads only (``narrow_range``), as a hand-written emulator would.
@@ -22,6 +23,8 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
+
+from numba.core import types
 
 from gpusim.compile.ir import Cast, Intrinsic, KernelIR
 
@@ -53,6 +56,14 @@ def _pure(node: ast.AST, known: dict, fixed: set[str], kir: KernelIR) -> bool:
                                                            "gridsize")
     if isinstance(node, ast.Attribute):
         return node.attr in ("shape", "size") and isinstance(node.value, ast.Name)
+    # (not of a local array: generated code binds those per thread after the recomputed
+    # values, so a view of one is refused after a barrier, as before)
+    shared = {n for n, d in kir.arrays.items() if d.space != "local"}
+    if isinstance(node, ast.Subscript) and _view_of_array(node, {*fixed, *known, *shared}):
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        bounds = [b for p in parts for b in ((p.lower, p.upper, p.step)
+                                             if isinstance(p, ast.Slice) else (p,))]
+        return all(b is None or _pure(b, known, fixed, kir) for b in bounds)
     if isinstance(node, ast.Subscript):
         return isinstance(node.value, ast.Attribute) and _pure(node.value, known, fixed, kir) \
             and isinstance(node.slice, ast.Constant)
@@ -60,6 +71,13 @@ def _pure(node: ast.AST, known: dict, fixed: set[str], kir: KernelIR) -> bool:
         return all(_pure(c, known, fixed, kir) for c in ast.iter_child_nodes(node)
                    if isinstance(c, ast.expr))
     return False
+
+
+def _view_of_array(node: ast.Subscript, arrays: set[str]) -> bool:
+    """``a[lo:hi]``, ``a[i, :]`` of an argument, a shared array or such a view: a view is
+    its array's base, offset and shape, no memory read, so it is recomputed, not kept."""
+    return (isinstance(getattr(node, "numba_type", None), types.Array)
+            and isinstance(node.value, ast.Name) and node.value.id in arrays)
 
 
 def needed(names: set[str], remat: dict[str, ast.expr]) -> list[str]:

@@ -52,10 +52,11 @@ from gpusim.compile.passes.static_args import (
     constant_value,
     is_static_object,
 )
+from gpusim.compile.passes.type_args import type_argument
 from gpusim.compile.passes.vector_types import vector_call
 
 # Python builtins a kernel may call, and the NumPy functions it may use as math.
-BUILTIN_CALLS = {"range", "len", "min", "max", "abs", "print", "round", "pow"}
+BUILTIN_CALLS = {"range", "len", "min", "max", "abs", "print", "round", "pow", "complex"}
 NUMPY_MATH = {
     "sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
     "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "tanh", "arcsinh", "arccosh",
@@ -227,13 +228,17 @@ class _Resolver(ast.NodeTransformer):
         if not found and isinstance(node.func, ast.Attribute) and not node.keywords:
             # a method of a value (z.conjugate(), a.sum()): numba types it
             node.func.value = self.visit(node.func.value)
-            node.args = [self.visit(a) for a in node.args]
+            node.args = [self.method_argument(a) for a in node.args]
             node.method = True
             return node
         if not found:
             raise self.fail(node, f"calling {ast.unparse(node.func)} is not supported",
                             instead="array attributes are a.shape, a.size, a.ndim; functions "
                             "must be hip.* intrinsics, math functions or device functions")
+        devfn = as_device_function(fn)
+        if (isinstance(fn, lang.Stub) or devfn is not None) and any(
+                isinstance(a, ast.Starred) for a in node.args):
+            node.args = self.spread(node.args)
         if isinstance(fn, lang.Stub) and not isinstance(fn, lang._Value):
             return self.intrinsic_call(node, fn.name)
         if isinstance(fn, lang.LocalStruct):  # a library state type: a local/shared array
@@ -242,7 +247,6 @@ class _Resolver(ast.NodeTransformer):
             intr = _copy(Intrinsic(name=f"{fn.space}.array", args=[]), node)
             intr.const, intr.init, intr.struct = ((fn.size,), fn.dtype), fn.init, fn.__name__
             return intr
-        devfn = as_device_function(fn)
         if devfn is not None:
             return self.device_call(node, devfn)
         args = [self.visit(a) for a in node.args]
@@ -267,6 +271,9 @@ class _Resolver(ast.NodeTransformer):
         if isinstance(fn, HalfFunction):  # cuda.fp16.*: lowered by the `half` pass
             return _copy(MathCall(qualname=f"cuda.fp16.{fn.name}", func=fn, args=args,
                                   impl=fn.impl), node)
+        if fn is round and len(args) == 2:  # numba.cuda's algorithm (device/mathlib.py)
+            return _copy(MathCall(qualname="builtins.round", func=fn, args=args,
+                                  impl="round_ndigits"), node)
         extra = MATH_EXTRAS.get(fn) if _hashable(fn) else None
         if extra is not None:  # numba's CPU target lacks it: the device library has it
             return _copy(MathCall(qualname=f"{extra.replace('_', '.', 1)}",
@@ -289,6 +296,24 @@ class _Resolver(ast.NodeTransformer):
                         f"({_describe(fn)})", construct="call",
                         instead="hip.* intrinsics, math.* / NumPy math functions, "
                         "min/max/abs/len/range/print, or a @hip.jit(device=True) function")
+
+    def method_argument(self, node: ast.expr) -> ast.expr:
+        """An argument of a value's method: a number type stays a type (``a.view(np.int32)``)."""
+        found, value = (self.lookup(node) if isinstance(node, (ast.Name, ast.Attribute))
+                        else (False, None))
+        return type_argument(node, found, value) or self.visit(node)
+
+    def spread(self, args: list[ast.expr]) -> list[ast.expr]:
+        """``f(*(a, b))`` -> ``f(a, b)`` for intrinsics and device functions, whose
+        arguments are bound one by one before types are known (numbers' calls keep ``*t``)."""
+        out: list[ast.expr] = []
+        for a in args:
+            if isinstance(a, ast.Starred) and not isinstance(a.value, ast.Tuple):
+                raise self.fail(a, "`*` unpacking of a variable into a device function or "
+                                "intrinsic is not supported", instead="pass the arguments "
+                                "one by one: f(t[0], t[1])")
+            out.extend(a.value.elts if isinstance(a, ast.Starred) else [a])
+        return out
 
     def device_call(self, node: ast.Call, devfn: lang.DeviceFunction) -> ast.expr:
         """A device function call; types, intrinsics, functions and constants among its

@@ -72,8 +72,10 @@ def check_subset(fn: ast.FunctionDef, src: SourceFile, *, device: bool = False,
     if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults:
         fail(fn, "*args, **kwargs, keyword-only and default arguments are",
              "plain positional parameters")
+    # f(*t): a tuple spread over a call's arguments, as numba allows; `a, *b = t` is not
+    spread = {id(a) for n in ast.walk(fn) if isinstance(n, ast.Call) for a in n.args}
     for node in ast.walk(fn):
-        if node is fn:
+        if node is fn or isinstance(node, ast.Starred) and id(node) in spread:
             continue
         kind = type(node)
         if kind in _UNSUPPORTED:
@@ -90,8 +92,8 @@ def check_subset(fn: ast.FunctionDef, src: SourceFile, *, device: bool = False,
                  "write the result into an array argument, e.g. out[i] = value")
         if isinstance(node, ast.Compare):
             for op in node.ops:
-                if isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)):
-                    fail(node, "`in` / `is` comparisons are", "==, !=, <, <= ... on numbers")
+                if isinstance(op, (ast.In, ast.NotIn)):  # (`is`: infer allows Enum members)
+                    fail(node, "`in` comparisons are", "==, !=, <, <= ... on numbers")
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             fail(node, "the `@` operator is", "a loop over k accumulating a[i, k] * b[k, j]")
         if isinstance(node, ast.Call):
