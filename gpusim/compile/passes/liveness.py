@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import ast
 
+from numba.core import types
+
 from gpusim.compile.diagnostics import compile_error
 from gpusim.compile.ir import Barrier, Collective, KernelIR, Region, direct_exits, walk_schedule
 from gpusim.compile.passes.remat import needed, rematerializable
@@ -86,8 +88,10 @@ def plan(kir: KernelIR) -> None:
                          if isinstance(n, ast.Name) and n.id == name), kir.func)
             raise compile_error(kir.src, node, f"'{kir.user_name(name)}' holds a {ty} and is "
                                 "needed after a barrier or collective; only numbers can be "
-                                "kept per thread across one", instead="unpack the tuple into "
-                                "separate number variables", kernel=kir.name)
+                                "kept per thread across one", instead=(
+                                    "make the view again after the barrier" if isinstance(
+                                        ty, types.Array) else "unpack the tuple into separate "
+                                    "number variables"), kernel=kir.name)
         kir.spilled[name] = ty
     for r in regions:
         definite: set[str] = set()
@@ -144,7 +148,4 @@ def uniform_value(node: ast.AST, kir: KernelIR) -> bool:
     """True if ``node`` has the same value in every thread of a block."""
     from gpusim.compile.passes.uniform import Uniformity
 
-    checker = Uniformity.__new__(Uniformity)
-    checker.kir, checker.uniform = kir, kir.uniform
-    checker.arrays = set(kir.arrays) | kir.array_params()
-    return checker.is_uniform(node)
+    return Uniformity(kir, kir.uniform).is_uniform(node)

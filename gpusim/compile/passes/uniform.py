@@ -37,12 +37,16 @@ UNIFORM_RESULTS = ("syncthreads_count", "syncthreads_and", "syncthreads_or")
 class Uniformity:
     """Computes ``KernelIR.uniform`` and marks loops/ifs holding barriers as divergent."""
 
-    def __init__(self, kir: KernelIR):
+    def __init__(self, kir: KernelIR, uniform: set[str] | None = None):
+        """``uniform``: the names already known uniform (a later pass asking about one
+        expression); by default every assigned name, the fixpoint's optimistic start."""
         self.kir = kir
         self.arrays = set(kir.arrays) | kir.array_params()
-        assigned = {n.id for n in ast.walk(kir.func) if isinstance(n, ast.Name)
-                    and isinstance(n.ctx, ast.Store)}
-        self.uniform = assigned | set(kir.params)
+        self.local = {n for n, decl in kir.arrays.items() if decl.space == "local"}
+        if uniform is None:
+            uniform = {n.id for n in ast.walk(kir.func) if isinstance(n, ast.Name)
+                       and isinstance(n.ctx, ast.Store)} | set(kir.params)
+        self.uniform = uniform
         self.changed = False
 
     def run(self) -> set[str]:
@@ -73,9 +77,10 @@ class Uniformity:
         if isinstance(node, ast.Subscript):
             base = node.value
             parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            if isinstance(base, ast.Name) and base.id in self.arrays and not any(
-                    isinstance(p, ast.Slice) for p in parts):
-                return False  # a memory read: another thread may have written it
+            if isinstance(base, ast.Name) and base.id in self.arrays and (
+                    base.id in self.local or not any(isinstance(p, ast.Slice) for p in parts)):
+                return False  # a memory read (another thread may have written it), or a
+                # view of a local array, which is each thread's own
             # (a slice such as dynsmem[0:n] reads no memory: a view, uniform if its bounds are)
             return self.is_uniform(base) and self.is_uniform(node.slice)
         if isinstance(node, ast.Attribute):
