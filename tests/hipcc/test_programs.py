@@ -1,5 +1,7 @@
 """Whole HIP programs in the style of ROCm's HIP-Basic examples run and print."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -277,15 +279,19 @@ def test_device_query_program(capsys, fresh_system):
         f"wave {props.warpSize}, LDS {props.sharedMemPerBlock}\n")
 
 
-def test_kernel_compile_errors_point_at_the_cpp_line(fresh_system):
-    mod = hipcc.compile("""
-    __device__ int fact(int x) { return x <= 1 ? 1 : x * fact(x - 1); }
+def test_recursive_device_functions_run_and_their_errors_point_at_the_cpp_line(fresh_system):
+    src = """
+    __device__ int fact(int x) { %s return x <= 1 ? 1 : x * fact(x - 1); }
     __global__ void k(int* out) { out[threadIdx.x] = fact(threadIdx.x); }
-    """)
+    """
+    out = hip.device_array(5, np.int32)
+    hipcc.compile(src % "").get_kernel("k")[1, 5](out)
+    assert out.copy_to_host().tolist() == [math.factorial(max(t, 1)) for t in range(5)]
     with pytest.raises(KernelCompileError) as info:
-        mod.get_kernel("k")[1, 4](hip.device_array(4, np.int32))
+        hipcc.compile(src % "__syncthreads();").get_kernel("k")[1, 4](
+            hip.device_array(4, np.int32))
     assert "HIP C++ line 2 (generated Python line" in str(info.value)
-    assert "recursion" in str(info.value)
+    assert "recursive device function" in str(info.value)
 
 
 def test_missing_header_names_the_headers_there_are():
