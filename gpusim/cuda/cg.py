@@ -9,6 +9,14 @@ CU from the occupancy model, times the CUs); a larger one fails with
 work-group up to a grid sync before any goes past it
 (``gpusim/compile/codegen/cooperative.py``).
 
+What it refuses, with a compile error naming the line: a grid sync under a branch or loop
+whose condition differs between threads (a value read from memory counts as such, so a
+"persistent kernel" loop ``while flag[0] == 0: ... g.sync()`` is refused), inside a loop
+with ``break``/``continue``, or a view of LDS kept across one. A grid-level condition that
+differs between blocks stops the launch with hipErrorLaunchFailure naming both blocks.
+Cooperative launches are timed from the roofline plus a modeled cost per grid sync, not
+from a sampled trace (a traced work-group cannot pass a grid sync on its own).
+
 >>> import numpy as np
 >>> from gpusim import cuda
 >>> @cuda.jit
