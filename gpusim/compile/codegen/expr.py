@@ -165,8 +165,7 @@ class ExprGen(ast.NodeTransformer):
             checked.append(self.check(self.visit(p), bound, site))
             self.access = what
             bounds.append(bound)
-        view = any(isinstance(p, ast.Slice) for p in parts)  # a[lo:hi] makes a view: no access
-        if self.instrument is not None and not view:  # e.g. the sanitizer records the access
+        if self.instrument is not None:  # e.g. the sanitizer records the access
             hooked = self.instrument.index(self, array, checked, bounds, site, space)
             if hooked is not None:
                 return hooked

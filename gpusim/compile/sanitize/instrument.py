@@ -126,6 +126,8 @@ class CheckInstrument(Instrument):
 
     def index(self, gen: Any, array: str, checked: list[ast.expr], bounds: list[ast.expr],
               site: int, space: str) -> ast.expr | None:
+        if any(isinstance(c, ast.Slice) for c in checked):
+            return None  # a view (no access), or a store through one: not shadowed per element
         if space == "shared" and array in self.lds:
             prefix, shadow, base = "_lds", "_lsh", f"_lo_{array}"
         elif space == "global" and array in self.glb:
