@@ -9,7 +9,8 @@ compiler would emit, good enough to rank kernels and feed the timing model:
 ==========================  ====================================================
 Python                      counted as
 ==========================  ====================================================
-``+ - * & | ^ << >>``       1 VALU (``/ // % **``: 4, a reciprocal and fix-ups)
+``+ - * & | ^ << >>``       1 VALU (``/ **``, ``// %`` by a constant: 4, a reciprocal
+                            and fix-ups; ``// %`` by a variable: ``INT_DIV`` = 20)
 comparison, ``and``/``or``  1 VALU per operator
 ``x if c else y``, casts    1 VALU (``v_cndmask``, ``v_cvt``; a literal's cast: 0)
 ``math.*``                  1 VALU (``sin cos tan exp log pow ...``: 4)
