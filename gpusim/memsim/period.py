@@ -68,11 +68,13 @@ def period_of(trace: Trace, rows: np.ndarray, extents: list[tuple[int, int]]) ->
         return 0
     low = np.minimum.reduceat(np.where(trace.active[rows], trace.addr[rows], big).min(axis=1),
                               first)
-    step = _run_step(ids, low)
     extent = next(((b, m) for b, m in extents if b <= low[0] < b + m), None)
-    if not step or extent is None or (low == big).any():
+    if extent is None or (low == big).any():
         return 0
     base, size = extent
+    step = _run_step(ids, low, size)
+    if not step:
+        return 0
     linear = low[0] + (ids - ids[0]) * step
     if not ((linear < base) | (linear >= base + size)).any():
         return 0  # never wrapped: a plain stream
@@ -85,12 +87,12 @@ def period_of(trace: Trace, rows: np.ndarray, extents: list[tuple[int, int]]) ->
     return size // math.gcd(abs(step), size)
 
 
-def _run_step(ids: np.ndarray, low: np.ndarray) -> int:
-    """The address step between consecutive work-groups, the same in every run of
-    consecutive ids; 0 if there is none (a run of one, or steps that differ)."""
-    consecutive = np.diff(ids) == 1
-    steps = np.diff(low)[consecutive]
-    if not len(steps) or (steps != steps[0]).any() or steps[0] == 0:
+def _run_step(ids: np.ndarray, low: np.ndarray, size: int) -> int:
+    """The address step between consecutive work-groups modulo the array's ``size`` (a
+    run may cross the wrap), the same in every run of consecutive ids; 0 if there is
+    none (a run of one, steps that differ, or no step)."""
+    steps = np.diff(low)[np.diff(ids) == 1] % size
+    if not len(steps) or (steps != steps[0]).any():
         return 0
     return int(steps[0])
 

@@ -3,7 +3,7 @@ addresses, and the reuse correction against its two end points."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gpusim.devices import get_spec
@@ -34,6 +34,7 @@ def brute_period(program, grid: int, block: int) -> int:
 @settings(max_examples=60, deadline=None)
 @given(stride=st.integers(1, 96), elems=st.sampled_from([256, 384, 1024, 4096, 6000]),
        grid=st.sampled_from([64, 96, 128]))
+@example(stride=4, elems=256, grid=64)  # a run of consecutive work-groups crosses the wrap
 def test_a_wrapped_stride_has_the_period_of_the_whole_grid(stride, elems, grid):
     block = 16
 
