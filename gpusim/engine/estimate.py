@@ -49,6 +49,7 @@ import numpy as np
 from gpusim.devices import DeviceSpec
 from gpusim.engine.tracing import TracedLaunch
 from gpusim.memsim import GpuMemoryModel
+from gpusim.memsim.replay import replay
 from gpusim.occupancy_model import occupancy
 from gpusim.timing import kernel_estimate, kernel_time
 
@@ -133,8 +134,7 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
         if model is None:
             model = _models[small] = GpuMemoryModel(small, hash_sets=True, sectors=True)
         model.reset()
-        mem = model.run(traced.trace, workgroups_per_cu=max(1, occ.workgroups_per_cu),
-                        detail=False)
+        mem = replay(model, traced.trace, workgroups_per_cu=max(1, occ.workgroups_per_cu))
     seconds, breakdown = kernel_time(spec, traced.counts, mem,
                                      occupancy=max(1, occ.waves_per_simd),
                                      workgroups=traced.total_workgroups)

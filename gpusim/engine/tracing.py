@@ -195,23 +195,22 @@ class Tracer:
             ws = tk.workspace(nt, dynamic_lds_bytes)
             tk.run(b0, b0 + 1, *call_args, parts[0][0], *((ws,) if ws else ()))
 
-        def run_parts(todo: list) -> list[BaseException]:
+        def run_parts(todo: list, run: Any) -> list[BaseException]:
             claims = iter(todo)  # next() is atomic under the GIL
 
             def worker() -> None:
                 for tr, spans in iter(lambda: next(claims, None), None):
                     run_spans(tr, spans)
 
-            return run_workers(worker, ctl, len(todo), config.watchdog_seconds)
+            return run(worker, ctl, len(todo), config.watchdog_seconds)
 
-        self.spans = [(plan[0][0], plan[0][0] + 1)]
-        with _buffer_lock:
-            errors = run_workers(first, ctl, 1, config.watchdog_seconds)
+        def trace(run: Any, cores: int) -> list[BaseException]:
+            """The first work-group alone, then the phases; ``run`` is ``run_workers``."""
+            errors = run(first, ctl, 1, config.watchdog_seconds)
             if errors:
                 return errors
             n0 = max(1, int(parts[0][0][2][0]))
             fitted = _fit([s for p in phases for s in p], 1 + max(0, lim.max_events - n0) // n0)
-            cores = host_cores() if config.parallel and not ck.prints else 1
             head = fitted[:len(phases[0])]
             groups = _split(head, cores)
             more = len(groups)  # groups from here on run only if the first phase varies
@@ -223,15 +222,24 @@ class Tracer:
             edges = np.cumsum([0] + sizes) * (lim.max_events // sum(sizes))
             edges[-1] = lim.max_events
             parts[0] = ((events[:edges[1]], keys[:edges[1]], *parts[0][0][2:]), groups[0])
-            parts += [(buffers(int(edges[k]), int(edges[k + 1])), g)
-                      for k, g in enumerate(groups) if k]
+            parts.extend((buffers(int(edges[k]), int(edges[k + 1])), g)
+                         for k, g in enumerate(groups) if k)
             self.spans = head
-            errors = run_parts(parts[:more])
+            errors = run_parts(parts[:more], run)
             if not errors and len(parts) > more and not _uniform(parts[:more], plan[0][0]):
                 self.spans = fitted
-                errors = run_parts(parts[more:])
+                errors = run_parts(parts[more:], run)
             else:
                 del parts[more:]
+            return errors
+
+        self.spans = [(plan[0][0], plan[0][0] + 1)]
+        with _buffer_lock:
+            if self.sample:  # a few dozen work-groups: one thread, one hand-off for them all
+                errors = run_workers(lambda: trace(_inline, 1), ctl, 1, config.watchdog_seconds)
+            else:
+                errors = trace(run_workers, host_cores() if config.parallel and not ck.prints
+                               else 1)
             parts[1:] = sorted(parts[1:], key=lambda p: p[1][0][0])  # in work-group order
             if not errors:  # every work-group ran: a failure from here on is the model's
                 try:
@@ -338,6 +346,14 @@ def _phases(plan: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     return [[plan[0], plan[mid]], [s for k, s in enumerate(plan) if k not in (0, mid)]]
 
 
+def _inline(body: Any, ctl: Any, workers: int, timeout: float) -> list[BaseException]:
+    """``run_workers`` on the calling thread, already a worker (its watchdog and Ctrl-C
+    stay the caller's): ``body`` ``workers`` times; an exception propagates."""
+    for _ in range(workers):
+        body()
+    return []
+
+
 def _blocks(k: int, spans: list[tuple[int, int]], b0: int) -> np.ndarray:
     """The work-groups worker ``k`` traced, in order (worker 0 also ran ``b0`` first)."""
     return np.concatenate([[b0] * (k == 0)] + [np.arange(s, e) for s, e in spans]
@@ -395,12 +411,15 @@ def _merge(parts: list[tuple[tuple, list]], b0: int) -> tuple:
             return (tr[1][:cap].copy(), tr[0][:cap].copy(), blocks[:1], np.array([cap]),
                     tr[6][blocks[:1]], True)
         m = int(stop[kept - 1]) if kept else 0
-        keys.append(tr[1][:m] + (ri << (tracelib.THREAD_BITS + tracelib.SITE_KIND_BITS)))
+        keys.append(tr[1][:m] + (ri << (tracelib.THREAD_BITS + tracelib.SITE_KIND_BITS))
+                    if ri else tr[1][:m])  # the first worker's: read in place, no copy
         addr.append(tr[0][:m])
         ids.append(blocks[:kept])
         ends.append(stop[:kept] + n)
         counts.append(tr[6][blocks[:kept]])
         n, ri = n + m, ri + int(tr[2][1]) + 1
+    if len(keys) == 1:  # one worker (a sample): its events stay where they are
+        return keys[0], addr[0], ids[0], ends[0], counts[0], False
     return (np.concatenate(keys), np.concatenate(addr), np.concatenate(ids),
             np.concatenate(ends), np.concatenate(counts), False)
 
