@@ -57,7 +57,7 @@ import numpy as np
 
 from gpusim.compile import CompiledKernel, compile_kernel
 from gpusim.compile import trace as tracelib
-from gpusim.engine.trace_rows import assign_rows, rows_to_arrays
+from gpusim.engine.trace_rows import assign_rows, rows_to_fields
 from gpusim.engine.workers import host_cores, run_workers
 from gpusim.errors import KernelCompileError
 from gpusim.memsim.counters import InstructionCounts
@@ -287,7 +287,7 @@ class Tracer:
         sites = dict(tk.ir.trace_sites)
         nsite = max(sites, default=-1) + 1
         row_of, row_sk, row_wave, row_first = assign_rows(keys, wave_size, nsite)
-        wg = np.searchsorted(ends[:kept], row_first, side="right").astype(np.int64)
+        wg = np.searchsorted(ends[:kept], row_first, side="right")  # index into ids
         nrows = len(row_sk)
         if nrows > lim.max_rows:  # keep whole work-groups while they fit
             over = int(wg[lim.max_rows])  # the work-group that does not
@@ -295,17 +295,15 @@ class Tracer:
                 kept, nrows = over, int(np.searchsorted(wg, over))
             else:  # the first one alone is too big: keep its first rows
                 kept, nrows, truncated = 1, lim.max_rows, True
-        table, active = rows_to_arrays(row_of, keys, addr, nrows, wave_size)
-        site = (row_sk[:nrows] >> 2).astype(np.int32)
         info = LaunchInfo(grid, block, wave_size, sampled=kept < math.prod(grid) or truncated,
                           sampled_workgroups=ids[:kept], kernel=tk.name)
         nbytes, space = np.zeros(nsite, np.int32), np.zeros(nsite, np.int8)
         for s, t in sites.items():
             nbytes[s], space[s] = t.bytes, LDS if t.space == "shared" else GLOBAL
-        wg = ids[wg[:nrows]]  # the work-groups' ids in the grid
-        trace = Trace(table, active, nbytes[site], (row_sk[:nrows] & 3).astype(np.int8),
-                      space[site], site, wg * info.waves_per_workgroup + row_wave[:nrows], wg,
-                      info, {s: Site(t.line, t.text) for s, t in sites.items()})
+        fields = rows_to_fields(row_of, keys, addr, nrows, wave_size,
+                                (row_sk, row_wave, wg, ids), nbytes, space,
+                                info.waves_per_workgroup)
+        trace = Trace(*fields, info, {s: Site(t.line, t.text) for s, t in sites.items()})
         counts = _instruction_counts(trace, wg_counts[:kept].sum(axis=0), info)
         return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated)
 
