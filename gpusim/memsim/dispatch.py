@@ -113,14 +113,40 @@ def dispatch_for(trace: Trace, spec: DeviceSpec, workgroups_per_cu: int) -> Disp
 @numba.njit(cache=True, nogil=True)
 def _stable_order(keys):
     """Indices that sort ``keys`` stably; no sort when they already are (the usual case:
-    the engine's traces come work-group by work-group, wave by wave)."""
+    the engine's traces come work-group by work-group, wave by wave). A bottom-up merge
+    sort: numba's ``np.argsort(kind="mergesort")`` adds seconds to a first compile."""
+    n = keys.shape[0]
+    order = np.arange(n)
+    if _ascending(keys):
+        return order
+    spare = np.empty(n, np.int64)
+    width = 1
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid, hi = min(lo + width, n), min(lo + 2 * width, n)
+            i, j = lo, mid
+            for k in range(lo, hi):  # the left run first on ties: stable
+                if j >= hi or (i < mid and keys[order[i]] <= keys[order[j]]):
+                    spare[k] = order[i]
+                    i += 1
+                else:
+                    spare[k] = order[j]
+                    j += 1
+        order, spare = spare, order
+        width *= 2
+    return order
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _ascending(keys):
+    """Whether ``keys`` never decrease."""
     for i in range(1, keys.shape[0]):
         if keys[i] < keys[i - 1]:
-            return np.argsort(keys, kind="mergesort")
-    return np.arange(keys.shape[0])
+            return False
+    return True
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _starts(sorted_keys):
     """Positions where a new value begins in ``sorted_keys``, then its length."""
     n = sorted_keys.shape[0]

@@ -66,7 +66,7 @@ from gpusim.memsim.coalescer import coalesce, sector_bytes
 from gpusim.memsim.device import MALL_WAYS, levels_for
 from gpusim.memsim.dispatch import Dispatch, dispatch_for
 from gpusim.memsim.lds import LdsConflicts, bank_conflicts
-from gpusim.memsim.lru import access_batch, collect_dirty, count_stream
+from gpusim.memsim.lru import access_batch, collect_dirty
 from gpusim.memsim.streams import LevelStream, outcomes
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, Trace
 
@@ -78,7 +78,6 @@ from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, Trace
 # are then a lower bound (exact when each line's sectors are wanted together, as in
 # strided and coalesced access). The default timing model uses it; full traces do not.
 DRAM_SECTOR = 32
-_NO_LDS = LdsConflicts(*(np.zeros(0, np.int64),) * 3).summary()  # a trace without LDS rows
 
 
 @dataclass
@@ -258,30 +257,57 @@ class GpuMemoryModel:
         self, spec: Cache, addr: np.ndarray, size: np.ndarray, store: np.ndarray, inst: np.ndarray
     ) -> tuple[np.ndarray, ...]:
         """Run one level over the stream; return its outgoing (addr, size, store, source)."""
-        return run_level(self.tags[spec.name], self.counters[spec.name], _geometry(spec),
-                         np.ascontiguousarray(addr, np.int64),
-                         np.ascontiguousarray(size, np.int64),
-                         np.ascontiguousarray(store, np.uint8),
-                         np.ascontiguousarray(inst, np.int64))  # fmt: skip
+        addr = np.ascontiguousarray(addr, np.int64)
+        sizes = np.broadcast_to(size, addr.shape)
+        lines = ((addr + sizes - 1) >> spec.line_bits) - (addr >> spec.line_bits) + 1
+        cap = 2 * int(lines.sum()) + 2  # at most two requests out per line touched
+        out = (
+            np.empty(cap, np.int64),
+            np.empty(cap, np.int64),
+            np.empty(cap, np.uint8),
+            np.empty(cap, np.int64),
+        )
+        n = _run_level(self.tags[spec.name], self.counters[spec.name], spec.sets, spec.ways,
+                       spec.line_bits, spec.write_back, spec.write_allocate,
+                       spec.store_updates_lru, addr, np.ascontiguousarray(size, np.int64),
+                       np.ascontiguousarray(store, np.uint8),
+                       np.ascontiguousarray(inst, np.int64), *out)  # fmt: skip
+        return tuple(o[:n] for o in out)
 
     def _flush(
         self, spec: Cache, addr: np.ndarray, size: np.ndarray, store: np.ndarray
     ) -> tuple[np.ndarray, ...]:
         """Append every instance's dirty lines (as line-sized stores) to the stream."""
-        return flush_level(self.tags[spec.name], self.counters[spec.name], spec.line_bits,
-                           np.ascontiguousarray(addr, np.int64),
-                           np.ascontiguousarray(size, np.int64),
-                           np.ascontiguousarray(store, np.uint8))  # fmt: skip
+        tags, counters = self.tags[spec.name], self.counters[spec.name]
+        buf = np.empty(tags.shape[1], np.int64)
+        extra = [
+            buf[: collect_dirty(tags[i], counters[i], spec.line_bits, buf)].copy()
+            for i in range(tags.shape[0])
+        ]
+        wb = np.concatenate(extra) if extra else np.empty(0, np.int64)
+        sizes = np.broadcast_to(size, addr.shape)
+        return (
+            np.concatenate([addr, wb]),
+            np.concatenate([sizes, np.full(len(wb), spec.line, np.int64)]),
+            np.concatenate([store, np.ones(len(wb), np.uint8)]),
+        )
 
     def _count_memory(self, addr: np.ndarray, size: np.ndarray, store: np.ndarray) -> None:
-        count_stream(np.ascontiguousarray(size, np.int64), np.ascontiguousarray(store, np.uint8),
-                     len(addr), self.memory)
+        sizes = np.broadcast_to(size, addr.shape)
+        w = store.astype(bool)
+        self.memory += [
+            np.count_nonzero(~w),
+            np.count_nonzero(w),
+            int(sizes[~w].sum()),
+            int(sizes[w].sum()),
+        ]
 
     def _lds(self, trace: Trace, detail: bool = True
              ) -> tuple[dict[str, float], dict[int, dict[str, float]]]:
         rows = np.flatnonzero(trace.space == LDS)
         if not len(rows):  # most kernels: skip the bank model's checks and set-up
-            return dict(_NO_LDS), {}
+            none = np.zeros(0, np.int64)
+            return LdsConflicts(none, none, none).summary(), {}
         r = bank_conflicts(
             trace.addr[rows],
             trace.active[rows],
@@ -342,58 +368,12 @@ def _run_level(tags, counters, sets, ways, line_bits, write_back, write_allocate
 
 
 @numba.njit(cache=True, nogil=True)
-def run_level(tags, counters, geometry, addr, size, store, inst):
-    """``_run_level`` with output room for the worst case (two requests out per line
-    touched); returns the outgoing (addr, size, store, source). ``geometry``: the level's
-    numbers (``_geometry``); ``size`` one per request or one for all."""
-    sets, ways, line_bits, write_back, write_allocate, store_lru = geometry
-    size_step = 1 if size.shape[0] > 1 else 0
-    lines = 0
-    for i in range(addr.shape[0]):
-        a = addr[i]
-        lines += ((a + size[i * size_step] - 1) >> line_bits) - (a >> line_bits) + 1
-    cap = 2 * lines + 2
-    out_addr, out_size = np.empty(cap, np.int64), np.empty(cap, np.int64)
-    out_store, out_src = np.empty(cap, np.uint8), np.empty(cap, np.int64)
-    n = _run_level(tags, counters, sets, ways, line_bits, write_back != 0,
-                   write_allocate != 0, store_lru != 0, addr, size, store, inst,
-                   out_addr, out_size, out_store, out_src)  # fmt: skip
-    return out_addr[:n], out_size[:n], out_store[:n], out_src[:n]
-
-
-@numba.njit(cache=True, nogil=True)
-def flush_level(tags, counters, line_bits, addr, size, store):
-    """The stream (addr, size one per request, store) with every instance's dirty lines
-    appended as line-sized stores (``collect_dirty``, instance by instance)."""
-    n = addr.shape[0]
-    buf = np.empty(n + tags.shape[0] * tags.shape[1], np.int64)
-    buf[:n] = addr
-    m = n
-    for i in range(tags.shape[0]):
-        m += collect_dirty(tags[i], counters[i], line_bits, buf[m:])
-    sizes = np.full(m, np.int64(1) << line_bits)
-    stores = np.ones(m, np.uint8)
-    size_step = 1 if size.shape[0] > 1 else 0
-    for i in range(n):
-        sizes[i] = size[i * size_step]
-        stores[i] = store[i]
-    return buf[:m].copy(), sizes, stores
-
-
-@numba.njit(cache=True, nogil=True)
 def no_fetch_on_write(addr, size, store, src_is_write, src):
     """Drop the line fetches that plain stores caused: GPU caches keep byte masks, so a
     write allocates its line without reading memory (atomics still fetch: they read).
     Returns the kept requests and their sources."""
     keep = (store == 1) | ~src_is_write[src]
     return addr[keep], size[keep], store[keep], src[keep]
-
-
-def _geometry(spec: Cache) -> np.ndarray:
-    """A level's numbers for the compiled steps: sets, ways, line bits, write-back,
-    write-allocate, stores refresh LRU."""
-    return np.array([spec.sets, spec.ways, spec.line_bits, spec.write_back,
-                     spec.write_allocate, spec.store_updates_lru], np.int64)
 
 
 def resident_workgroups(trace: Trace, spec: DeviceSpec) -> int:

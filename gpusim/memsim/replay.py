@@ -8,9 +8,9 @@ call, with the same compiled kernels::
 
     dispatch.place              device order, (XCD, CU) and step of every row
     coalescer.coalesce_batch    line requests of the global rows (+ _sector_masks)
-    gpu.run_level               vL1D per CU  -> L2 per XCD  -> MALL   (lru.access_batch)
+    gpu._run_level              vL1D per CU  -> L2 per XCD  -> MALL   (lru.access_batch)
     gpu.no_fetch_on_write       plain stores' fills dropped below the L2 and the MALL
-    gpu.flush_level             kernel-end write-back of dirty L2 / MALL lines
+    lru.collect_dirty           kernel-end write-back of dirty L2 / MALL lines
     lru.count_stream            HBM bytes
 
 and returns what ``run(detail=False)`` returns: every counter of every instance, the
@@ -35,6 +35,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from gpusim.memsim.cache import Cache
 from gpusim.memsim.coalescer import Coalesced, _popcount, _sector_masks, coalesce_batch
 from gpusim.memsim.dispatch import Dispatch, check_shape, place
 from gpusim.memsim.gpu import (
@@ -42,15 +43,13 @@ from gpusim.memsim.gpu import (
     GpuMemoryModel,
     GpuMemoryResult,
     _atomic_stats,
-    _geometry,
     _level_dict,
-    flush_level,
+    _run_level,
     hashed,
     no_fetch_on_write,
     resident_workgroups,
-    run_level,
 )
-from gpusim.memsim.lru import count_stream
+from gpusim.memsim.lru import collect_dirty, count_stream
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LOAD, Trace
 
 _NONE = np.full((1, 1), -1, np.int64)  # tags and counters of an absent MALL
@@ -142,7 +141,7 @@ def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
             inst[j] = -1 if is_atomic[j] else cu[r]
     # vL1D -> L2 -> MALL -> HBM; (a, s, st, src) = what a level sends down
     into_l1 = hashed(lines, l1_bits) if hash_sets else lines
-    a, s, st, src1 = run_level(l1_tags, l1_counters, l1, into_l1,
+    a, s, st, src1 = _level(l1_tags, l1_counters, l1, into_l1,
                                np.full(1, np.int64(1) << l1_bits), store, inst)
     plain_store = (st == 1) & ~is_atomic[src1]  # atomics need the old data: they fetch
     xcd = req_cu[src1] // cus
@@ -152,7 +151,7 @@ def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
     requests[0] = fills  # vL1D fills
     requests[2] = is_atomic.sum()
     requests[1] = st.shape[0] - fills - requests[2]  # write-throughs
-    a, s, st, src2 = run_level(l2_tags, l2_counters, l2, a, s, st, xcd)
+    a, s, st, src2 = _level(l2_tags, l2_counters, l2, a, s, st, xcd)
     if sector_bits:  # an L2 fill reads only the sectors its request asked for
         wanted = _popcount(_sector_masks(g_addr, g_active, g_width, lines, offsets,
                                          l1_bits, sector_bits)) << sector_bits
@@ -161,7 +160,7 @@ def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
                 s[j] = min(s[j], wanted[src1[src2[j]]])
     a, s, st, _ = no_fetch_on_write(a, s, st, plain_store, src2)
     if flush:
-        a, s, st = flush_level(l2_tags, l2_counters, l2[2], a, s, st)
+        a, s, st = _flush(l2_tags, l2_counters, l2[2], a, s, st)
     n_writes = 0
     for j in range(st.shape[0]):
         n_writes += st[j] != 0
@@ -169,12 +168,57 @@ def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
     requests[4] = n_writes  # L2 write-backs, kernel-end flush included
     if has_mall:
         plain_store = st == 1  # everything the L2 writes is a whole-line write-back
-        a, s, st, src3 = run_level(mall_tags, mall_counters, mall, a, s, st,
+        a, s, st, src3 = _level(mall_tags, mall_counters, mall, a, s, st,
                                    np.zeros(a.shape[0], np.int64))
         a, s, st, _ = no_fetch_on_write(a, s, st, plain_store, src3)
         if flush and flush_mall:
-            a, s, st = flush_level(mall_tags, mall_counters, mall[2], a, s, st)
+            a, s, st = _flush(mall_tags, mall_counters, mall[2], a, s, st)
     count_stream(s, st, a.shape[0], memory)
     return (order, cu, step, wgs, wg_cu, wg_start, wg_end, waves, lines, offsets,
             requested, useful, requests, lowest, narrowest)
 
+
+
+def _geometry(spec: Cache) -> np.ndarray:
+    """A level's numbers for ``_level``: sets, ways, line bits, write-back,
+    write-allocate, stores refresh LRU."""
+    return np.array([spec.sets, spec.ways, spec.line_bits, spec.write_back,
+                     spec.write_allocate, spec.store_updates_lru], np.int64)
+
+
+# The two helpers below are ``GpuMemoryModel._level`` and ``._flush`` compiled; inlined
+# into ``_replay`` (each compiled function re-optimises everything it calls: a first
+# launch on an empty numba cache pays for every level of calls).
+@numba.njit(cache=True, nogil=True, inline="always")
+def _level(tags, counters, geometry, addr, size, store, inst):
+    """``_run_level`` with room for the worst case (two requests out per line touched):
+    the outgoing (addr, size, store, source)."""
+    sets, ways, line_bits, write_back, write_allocate, store_lru = geometry
+    size_step = 1 if size.shape[0] > 1 else 0
+    lines = 0
+    for i in range(addr.shape[0]):
+        a = addr[i]
+        lines += ((a + size[i * size_step] - 1) >> line_bits) - (a >> line_bits) + 1
+    cap = 2 * lines + 2
+    out_addr, out_size = np.empty(cap, np.int64), np.empty(cap, np.int64)
+    out_store, out_src = np.empty(cap, np.uint8), np.empty(cap, np.int64)
+    n = _run_level(tags, counters, sets, ways, line_bits, write_back != 0,
+                   write_allocate != 0, store_lru != 0, addr, size, store, inst,
+                   out_addr, out_size, out_store, out_src)  # fmt: skip
+    return out_addr[:n], out_size[:n], out_store[:n], out_src[:n]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _flush(tags, counters, line_bits, addr, size, store):
+    """The stream with every instance's dirty lines appended as line-sized stores."""
+    n = addr.shape[0]
+    buf = np.empty(n + tags.shape[0] * tags.shape[1], np.int64)
+    buf[:n] = addr
+    m = n
+    for i in range(tags.shape[0]):
+        m += collect_dirty(tags[i], counters[i], line_bits, buf[m:])
+    sizes = np.full(m, np.int64(1) << line_bits)
+    stores = np.ones(m, np.uint8)
+    sizes[:n] = size
+    stores[:n] = store
+    return buf[:m].copy(), sizes, stores
