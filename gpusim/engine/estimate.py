@@ -20,7 +20,7 @@ Cache) shrink by the same factor (``scaled_spec``), so the sample's resident
 work-groups per cache byte and its reuse distance per cache byte match the whole
 launch's (set sampling, as in cache-simulation literature; the vL1D is per CU and stays
 whole). The scaled machine also hashes addresses to cache sets (``hash_sets``: a
-2-D array's rows do not all fall in one set) and fills L2 misses by 32-byte sectors
+2-D array's rows do not all fall in one set) and fills L2 misses by 64-byte pieces
 (``sectors``), both calibrated against an H200 (benchmarks/calibration).
 ``breakdown["estimate"]`` says which way the time was made: ``"sampled"``,
 ``"memo"``, ``"traced"``, or ``"first-order"`` when the sample could not be traced (an
@@ -49,7 +49,9 @@ import numpy as np
 from gpusim.devices import DeviceSpec
 from gpusim.engine.tracing import TracedLaunch
 from gpusim.memsim import GpuMemoryModel
+from gpusim.memsim.period import holding_level, with_reuse, wrapped_loads
 from gpusim.memsim.replay import replay
+from gpusim.memsim.trace import GLOBAL
 from gpusim.occupancy_model import occupancy
 from gpusim.timing import kernel_estimate, kernel_time
 
@@ -122,9 +124,11 @@ def _occupancy(threads: int, lds_bytes: int, spec: DeviceSpec, regs: tuple) -> A
 
 
 def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes: int,
-             resources: dict | None = None, key: tuple | None = None
-             ) -> tuple[float, dict[str, Any]]:
-    """(seconds, breakdown) of a launch from its sampled trace; memoised under ``key``."""
+             resources: dict | None = None, key: tuple | None = None,
+             extents: list[tuple[int, int]] | None = None) -> tuple[float, dict[str, Any]]:
+    """(seconds, breakdown) of a launch from its sampled trace; memoised under ``key``.
+    ``extents``: (address, bytes) of the array arguments, where a wrapped index lands
+    (``memsim.period``)."""
     regs = tuple((resources or {}).get(k) for k in ("vgprs", "sgprs", "agprs"))
     occ = _occupancy(math.prod(block), lds_bytes, spec, regs)
     fraction = traced.traced_workgroups / traced.total_workgroups
@@ -133,13 +137,24 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
         model = _models.get(small)
         if model is None:
             model = _models[small] = GpuMemoryModel(small, hash_sets=True, sectors=True)
+        per_cu = max(1, occ.workgroups_per_cu)
         model.reset()
-        mem = replay(model, traced.trace, workgroups_per_cu=max(1, occ.workgroups_per_cu))
+        mem = replay(model, traced.trace, workgroups_per_cu=per_cu)
+        wrapped = wrapped_loads(traced.trace, extents) if traced.sampled and extents else {}
+        level = _holding(spec, traced.trace, wrapped)
+        if level is not None:  # reuse the sample cannot see: replay it without those loads
+            model.reset()
+            rest = traced.trace.take(np.flatnonzero(~np.isin(traced.trace.site, list(wrapped))))
+            without = replay(model, rest, workgroups_per_cu=per_cu)
+            mem = with_reuse(mem, without, max(wrapped.values()) / traced.total_workgroups,
+                             level)
     seconds, breakdown = kernel_time(spec, traced.counts, mem,
                                      occupancy=max(1, occ.waves_per_simd),
                                      workgroups=traced.total_workgroups)
     breakdown["estimate"] = "sampled" if traced.sampled else "traced"
     breakdown["traced_workgroups"] = float(traced.traced_workgroups)
+    if level is not None:
+        breakdown["wrapped_period"] = float(max(wrapped.values()))
     if key is not None:
         with _lock:
             if len(_memo) >= MEMO_SIZE:
@@ -147,6 +162,21 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
                     del _memo[old]
             _memo[key] = (seconds, breakdown)
     return seconds, breakdown
+
+
+def _holding(spec: DeviceSpec, trace: Any, wrapped: dict[int, int]) -> str | None:
+    """Where the wrapped loads' lines wait for their next use (``period.holding_level``),
+    from the distinct global lines a traced work-group touches; the longest period
+    decides (a site with a shorter one reuses sooner)."""
+    if not wrapped:
+        return None
+    glob = np.flatnonzero(trace.space == GLOBAL)
+    lines = trace.addr[glob] >> (spec.l2_line_bytes.bit_length() - 1)
+    wg = np.broadcast_to(trace.workgroup[glob, None], lines.shape)
+    on = trace.active[glob]
+    pairs = np.unique(np.stack([wg[on], lines[on]]), axis=1)
+    per_wg = pairs.shape[1] / len(np.unique(trace.workgroup))
+    return holding_level(spec, max(wrapped.values()), per_wg)
 
 
 def first_order(spec: DeviceSpec, *, threads: int, bytes_moved: int, failure: str

@@ -273,6 +273,11 @@ class Tracer:
         """How many work-groups ran instrumented."""
         return sum(e - s for s, e in self.spans)
 
+    def extents(self, args: tuple | list) -> list[tuple[int, int]]:
+        """(traced address, bytes) of each array argument: where its accesses fall."""
+        return [(self._address(k, a), a.nbytes) for k, a in enumerate(args)
+                if isinstance(a, np.ndarray)]
+
     def _address(self, k: int, arg: Any) -> int:
         if self.addresses is not None and k < len(self.addresses) and self.addresses[k]:
             return int(self.addresses[k])

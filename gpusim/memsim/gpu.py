@@ -70,14 +70,17 @@ from gpusim.memsim.lru import access_batch, collect_dirty
 from gpusim.memsim.streams import LevelStream, outcomes
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, Trace
 
-# With ``sectors=True`` an L2 miss fetches the 32-byte sectors its request touched, not
-# the whole line: NVIDIA L2 lines are four 32 B sectors (CUDA C++ Programming Guide,
-# 'Device Memory Accesses'); AMD's L2 issues 32 B and 64 B fabric reads (ROCm Compute
-# Profiler docs, 'L2 cache': TCC_EA0_RDREQ_32B / 64B). Capacity stays per line, and the
-# sectors a later request wants from a line already present count as hits: read bytes
-# are then a lower bound (exact when each line's sectors are wanted together, as in
-# strided and coalesced access). The default timing model uses it; full traces do not.
-DRAM_SECTOR = 32
+# With ``sectors=True`` an L2 miss fetches the 64-byte pieces of the line its request
+# touched, not the whole line: NVIDIA L2 lines are four 32 B sectors (CUDA C++
+# Programming Guide, 'Device Memory Accesses') fetched at the L2's fetch granularity,
+# 64 B by default on the H200 (measured: cuCtxGetLimit(CU_LIMIT_MAX_L2_FETCH_GRANULARITY)
+# returns 64, benchmarks/calibration/README.md); AMD's L2 issues 32 B and 64 B fabric
+# reads (ROCm Compute Profiler docs, 'L2 cache': TCC_EA0_RDREQ_32B / 64B; 64 B for AMD is
+# a model assumption). Capacity stays per line, and the pieces a later request wants
+# from a line already present count as hits: read bytes are then a lower bound (exact
+# when each line's pieces are wanted together, as in strided and coalesced access).
+# The default timing model uses it; full traces do not.
+DRAM_SECTOR = 64
 
 
 @dataclass

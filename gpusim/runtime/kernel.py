@@ -279,7 +279,8 @@ class Kernel:
             elif memo_key is not None and ready.tracer.result is not None:
                 seconds, breakdown = estimate.estimate(
                     ready.tracer.result, spec, block=ready.block, lds_bytes=ready.lds_bytes,
-                    resources=info["resources"], key=memo_key)
+                    resources=info["resources"], key=memo_key,
+                    extents=ready.tracer.extents(ready.args))
                 op.info.update(seconds=seconds, breakdown=breakdown)
             elif memo_key is not None:  # the sample failed to trace: the launch still counts
                 seconds, breakdown = estimate.first_order(

@@ -9,7 +9,8 @@ compiler would emit, good enough to rank kernels and feed the timing model:
 ==========================  ====================================================
 Python                      counted as
 ==========================  ====================================================
-``+ - * & | ^ << >>``       1 VALU (``/ // % **``: 4, a reciprocal and fix-ups)
+``+ - * & | ^ << >>``       1 VALU (``/ **``, ``// %`` by a constant: 4, a reciprocal
+                            and fix-ups; ``// %`` by a variable: ``INT_DIV`` = 20)
 comparison, ``and``/``or``  1 VALU per operator
 ``x if c else y``, casts    1 VALU (``v_cndmask``, ``v_cvt``; a literal's cast: 0)
 ``math.*``                  1 VALU (``sin cos tan exp log pow ...``: 4)
@@ -41,7 +42,15 @@ from typing import NamedTuple
 
 from gpusim.compile.ir import Cast, Intrinsic, KernelIR, MathCall
 
-SLOW_OPS = (ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+SLOW_OPS = (ast.Div, ast.Pow)  # a reciprocal and fix-ups: 4
+INT_DIV_OPS = (ast.FloorDiv, ast.Mod)
+# An integer division or remainder by a value the compiler does not know has no
+# instruction: LLVM expands a 32-bit one into about 13 VALU (a float reciprocal
+# v_rcp_iflag_f32, conversions, v_mul_hi/v_mul_lo and two conditional corrections: LLVM's
+# AMDGPU udiv.ll test, udiv32_invariant_denom), and a 64-bit one (numba's int64) into a
+# check of the high halves around that 32-bit path (BypassSlowDivision; LLVM's NVPTX
+# bypass-div.ll test); Python's floor semantics add a sign fix-up. Model assumption: 20.
+INT_DIV = 20
 SLOW_MATH = ("sin", "cos", "tan", "exp", "log", "pow", "atan", "asin", "acos", "sinh", "cosh",
              "tanh", "erf", "expm1", "log1p", "log2", "log10", "exp2", "atan2", "hypot")
 FLOP_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
@@ -120,13 +129,28 @@ def unrolled(s: ast.stmt, kir: KernelIR) -> bool:
     return None not in bounds and len(range(*bounds)) <= UNROLL_MAX
 
 
+def _op_cost(op: ast.operator, divisor: ast.AST, kir: KernelIR) -> int:
+    """VALU instructions of one binary operator (``divisor``: its right operand).
+
+    >>> kir = KernelIR(name="k", pyfunc=None)
+    >>> [_op_cost(ast.Mod(), ast.parse(d).body[0].value, kir) for d in ("64", "10", "n")]
+    [4, 4, 20]
+    """
+    if isinstance(op, INT_DIV_OPS) and _constant(divisor, kir) is None:
+        return INT_DIV
+    # by a constant: a multiply by its reciprocal (a shift for a power of two) plus the
+    # fix-ups of Python's floor semantics on signed integers (srem, then the sign)
+    return 4 if isinstance(op, SLOW_OPS + INT_DIV_OPS) else 1
+    return 4 if isinstance(op, SLOW_OPS) else 1
+
+
 def _ops(node: ast.AST, kir: KernelIR, index: bool = False, folded: bool = False) -> _Ops:
     """What ``node`` computes (``_Ops``); ``folded``: in an unrolled loop's body (static
     LDS offsets are constants)."""
     alu = arith = smem = contract = fma = 0
     n = node
     if isinstance(n, ast.BinOp):
-        alu += 4 if isinstance(n.op, SLOW_OPS) else 1
+        alu += _op_cost(n.op, n.right, kir)
         arith += isinstance(n.op, FLOP_OPS) and not index
         # one of the add's operands may be a multiply it fuses with (one only: an FMA
         # has one product); integer index arithmetic is left uncontracted
@@ -193,7 +217,7 @@ def statement_cost(s: ast.stmt, kir: KernelIR, folded: bool = False) -> Cost:
         ops = _ops(s, kir, folded=folded)
         alu, arith, contract = ops.alu, ops.arith, ops.contract
         if isinstance(s, ast.AugAssign):
-            alu += 4 if isinstance(s.op, SLOW_OPS) else 1
+            alu += _op_cost(s.op, s.value, kir)
             arith += isinstance(s.op, FLOP_OPS)
             contract += isinstance(s.op, _ADDS) and _is_mult(s.value)  # acc += a * b
         if all(_uniform(t, kir) for t in targets):
