@@ -10,7 +10,9 @@
                             first alone (it sizes what fits), then the rest split over
                             the host's cores, each worker with its own share of the
                             event buffers (``_split``, ``_merge``): lane events +
-                            per-thread counters (tracelib)
+                            per-thread counters (tracelib); a sample (a few dozen
+                            work-groups) runs all of it on one worker, in one
+                            hand-off (each costs ~0.2 ms wall; ``_inline``)
       the other blocks      the fast path, on every core, as without tracing
     tracer.result -> TracedLaunch: the Trace (trace_rows.py), InstructionCounts for the
                      whole launch, which work-groups were traced
