@@ -127,7 +127,13 @@ def coalesce(
 @numba.njit(cache=True, nogil=True)
 def coalesce_batch(addr, mask, width, line_bits):
     """``coalesce``'s compiled core (the compiled replay calls it too): (line addresses,
-    offsets, bytes requested, bytes useful) for checked ``[n, lanes]`` int64 addresses."""
+    offsets, bytes requested, bytes useful) for checked ``[n, lanes]`` int64 addresses.
+
+    >>> lanes = np.arange(64, dtype=np.int64)[None]
+    >>> out = coalesce_batch(4 * lanes, lanes >= 0, np.full(1, 4, np.int64), 7)
+    >>> [a.tolist() for a in out]
+    [[0, 128], [0, 2], [256], [256]]
+    """
     n_inst, lanes = addr.shape
     widest = 1
     for k in range(n_inst):

@@ -164,7 +164,13 @@ def _starts(sorted_keys):
 def place(wave, workgroup, xcds, cus, slots):
     """Dispatch in one compiled call (``dispatch`` and the compiled replay share it):
     ``(order, cu, step, workgroups, wg_cu, wg_start, wg_end, waves)`` as in ``Dispatch``,
-    ``cu`` and ``step`` per trace row, ``waves`` the number of distinct waves."""
+    ``cu`` and ``step`` per trace row, ``waves`` the number of distinct waves.
+
+    >>> w = np.array([0, 0, 1], np.int64)        # wave 0: rows 0, 1; wave 1: row 2
+    >>> order, cu, step, *_ = place(w, w, 2, 1, 1)  # one wave per workgroup, 2 XCDs
+    >>> order.tolist(), cu.tolist(), step.tolist()
+    ([0, 2, 1], [0, 0, 1], [0, 1, 0])
+    """
     n = wave.shape[0]
     by_wave = _stable_order(wave)  # waves, each with its rows in program order
     wave_start = _starts(wave[by_wave])

@@ -374,7 +374,12 @@ def _run_level(tags, counters, sets, ways, line_bits, write_back, write_allocate
 def no_fetch_on_write(addr, size, store, src_is_write, src):
     """Drop the line fetches that plain stores caused: GPU caches keep byte masks, so a
     write allocates its line without reading memory (atomics still fetch: they read).
-    Returns the kept requests and their sources."""
+    Returns the kept requests and their sources.
+
+    >>> a, st = np.array([0, 128, 256], np.int64), np.array([0, 1, 0], np.uint8)
+    >>> no_fetch_on_write(a, a, st, np.array([True, False]), np.array([0, 1, 1]))[0].tolist()
+    [128, 256]
+    """
     keep = (store == 1) | ~src_is_write[src]
     return addr[keep], size[keep], store[keep], src[keep]
 

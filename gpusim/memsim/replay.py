@@ -59,7 +59,13 @@ _REQUESTS = ("l1_to_l2_read", "l1_to_l2_write", "l1_to_l2_atomic", "l2_to_fabric
 
 def replay(model: GpuMemoryModel, trace: Trace, *, workgroups_per_cu: int | None = None,
            flush: bool = True, flush_mall: bool = True) -> GpuMemoryResult:
-    """``model.run(trace, detail=False, ...)`` in one compiled call (module docstring)."""
+    """``model.run(trace, detail=False, ...)`` in one compiled call (module docstring).
+
+    >>> from gpusim.memsim.trace import Access
+    >>> tr = Trace.from_lane_addresses(4, 64, lambda t: [Access(4 * t.gid)])  # 1 KiB read
+    >>> replay(GpuMemoryModel("mi300x"), tr).levels["vL1D"]["misses"]
+    8
+    """
     spec = model.spec
     if workgroups_per_cu is None:
         workgroups_per_cu = resident_workgroups(trace, spec)
@@ -83,10 +89,10 @@ def replay(model: GpuMemoryModel, trace: Trace, *, workgroups_per_cu: int | None
     )  # fmt: skip
     (order, cu, step, wgs, wg_cu, wg_start, wg_end, waves,
      lines, offsets, requested, useful, requests, lowest, narrowest) = out  # fmt: skip
-    if lowest < 0:  # found before any state changed, as coalesce() would say it
-        raise ValueError(f"addresses must be >= 0; found {lowest}")
-    if narrowest <= 0:
+    if narrowest <= 0:  # found before any state changed, as coalesce() would say it
         raise ValueError("bytes_per_lane must be >= 1")
+    if lowest < 0:
+        raise ValueError(f"addresses must be >= 0; found {lowest}")
     per_inst = {k: v - before[k] for k, v in model.counters.items()}
     mem = model.memory - mem_before
     lds_summary, lds_sites = model._lds(trace, False)
