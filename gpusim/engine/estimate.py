@@ -50,6 +50,7 @@ from gpusim.devices import DeviceSpec
 from gpusim.engine.tracing import TracedLaunch
 from gpusim.memsim import GpuMemoryModel
 from gpusim.memsim.period import holding_level, with_reuse, wrapped_loads
+from gpusim.memsim.replay import replay
 from gpusim.memsim.trace import GLOBAL
 from gpusim.occupancy_model import occupancy
 from gpusim.timing import kernel_estimate, kernel_time
@@ -138,13 +139,13 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
             model = _models[small] = GpuMemoryModel(small, hash_sets=True, sectors=True)
         per_cu = max(1, occ.workgroups_per_cu)
         model.reset()
-        mem = model.run(traced.trace, workgroups_per_cu=per_cu, detail=False)
+        mem = replay(model, traced.trace, workgroups_per_cu=per_cu)
         wrapped = wrapped_loads(traced.trace, extents) if traced.sampled and extents else {}
         level = _holding(spec, traced.trace, wrapped)
         if level is not None:  # reuse the sample cannot see: replay it without those loads
             model.reset()
             rest = traced.trace.take(np.flatnonzero(~np.isin(traced.trace.site, list(wrapped))))
-            without = model.run(rest, workgroups_per_cu=per_cu, detail=False)
+            without = replay(model, rest, workgroups_per_cu=per_cu)
             mem = with_reuse(mem, without, max(wrapped.values()) / traced.total_workgroups,
                              level)
     seconds, breakdown = kernel_time(spec, traced.counts, mem,

@@ -11,8 +11,8 @@ for every lane of ``t``'s wave. ``assign_rows`` numbers those instructions in on
 
 so rows of a wave come in its program order (exact under uniform control flow; after
 a divergent branch, the path of the lowest lane that took it comes first: the order
-of a branch's two sides is not modelled). ``rows_to_arrays`` then scatters the lane
-addresses into ``[rows, wave_size]`` tables.
+of a branch's two sides is not modelled). ``rows_to_fields`` then scatters the lane
+addresses into ``[rows, wave_size]`` tables and gives every row its ``Trace`` fields.
 
 >>> import numpy as np
 >>> t = np.arange(4)                                          # 4 threads, wave size 2
@@ -99,21 +99,46 @@ def _wave_bits(wave_size: int) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def _scatter(row_of, keys, addr, table, active, lane_mask):
-    nrows = table.shape[0]
+def _fields(row_of, keys, addr, row_sk, row_wave, row_wg, ids, site_bytes, site_space,
+            nrows, wave_size, waves_per_wg):
+    table = np.zeros((nrows, wave_size), np.int64)
+    active = np.zeros((nrows, wave_size), np.bool_)
     for e in range(row_of.shape[0]):
         r = row_of[e]
         if r < nrows:
-            lane = keys[e] & _T_MASK & lane_mask
+            lane = keys[e] & _T_MASK & (wave_size - 1)
             table[r, lane] = addr[e]
             active[r, lane] = True
+    nbytes, kind = np.empty(nrows, np.int32), np.empty(nrows, np.int8)
+    space, site = np.empty(nrows, np.int8), np.empty(nrows, np.int32)
+    wave, wg = np.empty(nrows, np.int64), np.empty(nrows, np.int64)
+    for r in range(nrows):
+        s = row_sk[r] >> 2  # site-kind = site * 4 + kind
+        site[r], kind[r] = s, row_sk[r] & 3
+        nbytes[r], space[r] = site_bytes[s], site_space[s]
+        wg[r] = ids[row_wg[r]]
+        wave[r] = wg[r] * waves_per_wg + row_wave[r]
+    return table, active, nbytes, kind, space, site, wave, wg
 
 
-def rows_to_arrays(row_of: np.ndarray, keys: np.ndarray, addr: np.ndarray, nrows: int,
-                   wave_size: int) -> tuple[np.ndarray, np.ndarray]:
-    """``addr[rows, lanes]`` and ``active[rows, lanes]`` of the first ``nrows`` rows."""
-    table = np.zeros((nrows, wave_size), np.int64)
-    active = np.zeros((nrows, wave_size), np.bool_)
-    _scatter(row_of, np.ascontiguousarray(keys), np.ascontiguousarray(addr), table, active,
-             (1 << _wave_bits(wave_size)) - 1)
-    return table, active
+def rows_to_fields(row_of: np.ndarray, keys: np.ndarray, addr: np.ndarray, nrows: int,
+                   wave_size: int, rows: tuple[np.ndarray, ...], site_bytes: np.ndarray,
+                   site_space: np.ndarray, waves_per_wg: int) -> tuple[np.ndarray, ...]:
+    """The first ``nrows`` rows as ``Trace`` fields, in its order: ``addr[rows, lanes]``,
+    ``active``, bytes per lane, kind, space, site, wave, workgroup. ``rows``: each
+    row's (site-kind, wave in its work-group, index into ``ids``) and ``ids`` (the
+    work-groups' ids in the grid); ``site_bytes`` / ``site_space``: per site.
+
+    >>> keys = np.array([(1 << 26) | (4 << 10) | t for t in range(3)], np.int64)  # site 1
+    >>> row_of = np.array([0, 0, 1])                          # wave size 2: lanes 0, 1 | 0
+    >>> f = rows_to_fields(row_of, keys, keys * 0 + 64, 2, 2, (np.array([4, 4]),
+    ...                    np.array([0, 1]), np.array([0, 0]), np.array([5])),
+    ...                    np.array([4, 8], np.int32), np.array([0, 1], np.int8), 2)
+    >>> f[0].tolist(), f[1].tolist(), f[2].tolist(), f[5].tolist(), f[6].tolist()
+    ([[64, 64], [64, 0]], [[True, True], [True, False]], [8, 8], [1, 1], [10, 11])
+    """
+    row_sk, row_wave, row_wg, ids = rows
+    _wave_bits(wave_size)
+    return _fields(np.ascontiguousarray(row_of), np.ascontiguousarray(keys),
+                   np.ascontiguousarray(addr), row_sk, row_wave, row_wg, ids, site_bytes,
+                   site_space, nrows, wave_size, waves_per_wg)

@@ -10,7 +10,9 @@
                             first alone (it sizes what fits), then the rest split over
                             the host's cores, each worker with its own share of the
                             event buffers (``_split``, ``_merge``): lane events +
-                            per-thread counters (tracelib)
+                            per-thread counters (tracelib); a sample (a few dozen
+                            work-groups) runs all of it on one worker, in one
+                            hand-off (each costs ~0.2 ms wall; ``_inline``)
       the other blocks      the fast path, on every core, as without tracing
     tracer.result -> TracedLaunch: the Trace (trace_rows.py), InstructionCounts for the
                      whole launch, which work-groups were traced
@@ -57,7 +59,7 @@ import numpy as np
 
 from gpusim.compile import CompiledKernel, compile_kernel
 from gpusim.compile import trace as tracelib
-from gpusim.engine.trace_rows import assign_rows, rows_to_arrays
+from gpusim.engine.trace_rows import assign_rows, rows_to_fields
 from gpusim.engine.workers import host_cores, run_workers
 from gpusim.errors import KernelCompileError
 from gpusim.memsim.counters import InstructionCounts
@@ -195,23 +197,22 @@ class Tracer:
             ws = tk.workspace(nt, dynamic_lds_bytes)
             tk.run(b0, b0 + 1, *call_args, parts[0][0], *((ws,) if ws else ()))
 
-        def run_parts(todo: list) -> list[BaseException]:
+        def run_parts(todo: list, run: Any) -> list[BaseException]:
             claims = iter(todo)  # next() is atomic under the GIL
 
             def worker() -> None:
                 for tr, spans in iter(lambda: next(claims, None), None):
                     run_spans(tr, spans)
 
-            return run_workers(worker, ctl, len(todo), config.watchdog_seconds)
+            return run(worker, ctl, len(todo), config.watchdog_seconds)
 
-        self.spans = [(plan[0][0], plan[0][0] + 1)]
-        with _buffer_lock:
-            errors = run_workers(first, ctl, 1, config.watchdog_seconds)
+        def trace(run: Any, cores: int) -> list[BaseException]:
+            """The first work-group alone, then the phases; ``run`` is ``run_workers``."""
+            errors = run(first, ctl, 1, config.watchdog_seconds)
             if errors:
                 return errors
             n0 = max(1, int(parts[0][0][2][0]))
             fitted = _fit([s for p in phases for s in p], 1 + max(0, lim.max_events - n0) // n0)
-            cores = host_cores() if config.parallel and not ck.prints else 1
             head = fitted[:len(phases[0])]
             groups = _split(head, cores)
             more = len(groups)  # groups from here on run only if the first phase varies
@@ -223,15 +224,24 @@ class Tracer:
             edges = np.cumsum([0] + sizes) * (lim.max_events // sum(sizes))
             edges[-1] = lim.max_events
             parts[0] = ((events[:edges[1]], keys[:edges[1]], *parts[0][0][2:]), groups[0])
-            parts += [(buffers(int(edges[k]), int(edges[k + 1])), g)
-                      for k, g in enumerate(groups) if k]
+            parts.extend((buffers(int(edges[k]), int(edges[k + 1])), g)
+                         for k, g in enumerate(groups) if k)
             self.spans = head
-            errors = run_parts(parts[:more])
+            errors = run_parts(parts[:more], run)
             if not errors and len(parts) > more and not _uniform(parts[:more], plan[0][0]):
                 self.spans = fitted
-                errors = run_parts(parts[more:])
+                errors = run_parts(parts[more:], run)
             else:
                 del parts[more:]
+            return errors
+
+        self.spans = [(plan[0][0], plan[0][0] + 1)]
+        with _buffer_lock:
+            if self.sample:  # a few dozen work-groups: one thread, one hand-off for them all
+                errors = run_workers(lambda: trace(_inline, 1), ctl, 1, config.watchdog_seconds)
+            else:
+                errors = trace(run_workers, host_cores() if config.parallel and not ck.prints
+                               else 1)
             parts[1:] = sorted(parts[1:], key=lambda p: p[1][0][0])  # in work-group order
             if not errors:  # every work-group ran: a failure from here on is the model's
                 try:
@@ -284,7 +294,7 @@ class Tracer:
         sites = dict(tk.ir.trace_sites)
         nsite = max(sites, default=-1) + 1
         row_of, row_sk, row_wave, row_first = assign_rows(keys, wave_size, nsite)
-        wg = np.searchsorted(ends[:kept], row_first, side="right").astype(np.int64)
+        wg = np.searchsorted(ends[:kept], row_first, side="right")  # index into ids
         nrows = len(row_sk)
         if nrows > lim.max_rows:  # keep whole work-groups while they fit
             over = int(wg[lim.max_rows])  # the work-group that does not
@@ -292,17 +302,15 @@ class Tracer:
                 kept, nrows = over, int(np.searchsorted(wg, over))
             else:  # the first one alone is too big: keep its first rows
                 kept, nrows, truncated = 1, lim.max_rows, True
-        table, active = rows_to_arrays(row_of, keys, addr, nrows, wave_size)
-        site = (row_sk[:nrows] >> 2).astype(np.int32)
         info = LaunchInfo(grid, block, wave_size, sampled=kept < math.prod(grid) or truncated,
                           sampled_workgroups=ids[:kept], kernel=tk.name)
         nbytes, space = np.zeros(nsite, np.int32), np.zeros(nsite, np.int8)
         for s, t in sites.items():
             nbytes[s], space[s] = t.bytes, LDS if t.space == "shared" else GLOBAL
-        wg = ids[wg[:nrows]]  # the work-groups' ids in the grid
-        trace = Trace(table, active, nbytes[site], (row_sk[:nrows] & 3).astype(np.int8),
-                      space[site], site, wg * info.waves_per_workgroup + row_wave[:nrows], wg,
-                      info, {s: Site(t.line, t.text) for s, t in sites.items()})
+        fields = rows_to_fields(row_of, keys, addr, nrows, wave_size,
+                                (row_sk, row_wave, wg, ids), nbytes, space,
+                                info.waves_per_workgroup)
+        trace = Trace(*fields, info, {s: Site(t.line, t.text) for s, t in sites.items()})
         counts = _instruction_counts(trace, wg_counts[:kept].sum(axis=0), info)
         return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated)
 
@@ -341,6 +349,14 @@ def _phases(plan: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
         return [plan]
     mid = len(plan) // 2
     return [[plan[0], plan[mid]], [s for k, s in enumerate(plan) if k not in (0, mid)]]
+
+
+def _inline(body: Any, ctl: Any, workers: int, timeout: float) -> list[BaseException]:
+    """``run_workers`` on the calling thread, already a worker (its watchdog and Ctrl-C
+    stay the caller's): ``body`` ``workers`` times; an exception propagates."""
+    for _ in range(workers):
+        body()
+    return []
 
 
 def _blocks(k: int, spans: list[tuple[int, int]], b0: int) -> np.ndarray:
@@ -400,12 +416,15 @@ def _merge(parts: list[tuple[tuple, list]], b0: int) -> tuple:
             return (tr[1][:cap].copy(), tr[0][:cap].copy(), blocks[:1], np.array([cap]),
                     tr[6][blocks[:1]], True)
         m = int(stop[kept - 1]) if kept else 0
-        keys.append(tr[1][:m] + (ri << (tracelib.THREAD_BITS + tracelib.SITE_KIND_BITS)))
+        keys.append(tr[1][:m] + (ri << (tracelib.THREAD_BITS + tracelib.SITE_KIND_BITS))
+                    if ri else tr[1][:m])  # the first worker's: read in place, no copy
         addr.append(tr[0][:m])
         ids.append(blocks[:kept])
         ends.append(stop[:kept] + n)
         counts.append(tr[6][blocks[:kept]])
         n, ri = n + m, ri + int(tr[2][1]) + 1
+    if len(keys) == 1:  # one worker (a sample): its events stay where they are
+        return keys[0], addr[0], ids[0], ends[0], counts[0], False
     return (np.concatenate(keys), np.concatenate(addr), np.concatenate(ids),
             np.concatenate(ends), np.concatenate(counts), False)
 

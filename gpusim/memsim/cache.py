@@ -167,7 +167,7 @@ class CacheState:
 
 def counters_dict(counters: np.ndarray) -> dict[str, int]:
     """Counter array -> ``{name: int}`` plus ``hits``, ``misses`` (loads + stores)."""
-    d = {name: int(v) for name, v in zip(COUNTER_NAMES, counters, strict=True)}
+    d = dict(zip(COUNTER_NAMES, np.asarray(counters).tolist(), strict=True))
     d["hits"] = d["load_hits"] + d["store_hits"]
     d["misses"] = d["load_misses"] + d["store_misses"]
     return d

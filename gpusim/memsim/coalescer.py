@@ -65,13 +65,14 @@ class Coalesced:
 
     def summary(self) -> dict[str, float]:
         """Totals over the batch (``efficiency`` weighted by bytes moved)."""
-        moved = int(self.bytes_moved.sum())
+        requests = int(self.offsets[-1])
+        moved = requests * self.line  # every request moves one whole line
         useful = int(self.bytes_useful.sum())
         n = len(self.offsets) - 1
         return {
             "instructions": n,
-            "requests": int(self.offsets[-1]),
-            "requests_per_instruction": int(self.offsets[-1]) / n if n else 0.0,
+            "requests": requests,
+            "requests_per_instruction": requests / n if n else 0.0,
             "bytes_requested": int(self.bytes_requested.sum()),
             "bytes_useful": useful,
             "bytes_moved": moved,
@@ -116,24 +117,34 @@ def coalesce(
         raise ValueError(f"addresses must be >= 0; found {int(addr.min())}")
     if line <= 0 or line & (line - 1):
         raise ValueError(f"line={line} must be a power of two")
-    max_lines = lanes * (int(width.max(initial=1)) // line + 2)  # per instruction
-    keys, marks = new_table(max(max_lines, lanes))
-    lines, offsets, requested, useful = _coalesce_batch(
+    lines, offsets, requested, useful = coalesce_batch(
         np.ascontiguousarray(addr), np.ascontiguousarray(mask), np.ascontiguousarray(width),
-        int(line).bit_length() - 1, keys, marks,
+        int(line).bit_length() - 1,
     )  # fmt: skip
     return Coalesced(lines, offsets, requested, useful, int(line))
 
 
 @numba.njit(cache=True, nogil=True)
-def _coalesce_batch(addr, mask, width, line_bits, keys, marks):
+def coalesce_batch(addr, mask, width, line_bits):
+    """``coalesce``'s compiled core (the compiled replay calls it too): (line addresses,
+    offsets, bytes requested, bytes useful) for checked ``[n, lanes]`` int64 addresses.
+
+    >>> lanes = np.arange(64, dtype=np.int64)[None]
+    >>> out = coalesce_batch(4 * lanes, lanes >= 0, np.full(1, 4, np.int64), 7)
+    >>> [a.tolist() for a in out]
+    [[0, 128], [0, 2], [256], [256]]
+    """
     n_inst, lanes = addr.shape
+    widest = 1
+    for k in range(n_inst):
+        widest = max(widest, width[k])
+    keys, marks = new_table(lanes * ((widest >> line_bits) + 2))  # lines per instruction
     lines = np.empty(max(16, 2 * n_inst), np.int64)
     offsets = np.zeros(n_inst + 1, np.int64)
     requested = np.zeros(n_inst, np.int64)
     useful = np.zeros(n_inst, np.int64)
     starts = np.empty(lanes, np.int64)
-    mark = marks.max()  # sets of earlier calls stay distinct from ours
+    mark = 0
     n = 0
     for k in range(n_inst):
         w = width[k]
@@ -146,6 +157,7 @@ def _coalesce_batch(addr, mask, width, line_bits, keys, marks):
         # Lanes in address order (coalesced, strided, broadcast): a line is new iff past
         # the last one, and the union of bytes adds up as it goes; no hashing.
         m, total, ordered = 0, 0, True
+        top = -1  # the last line requested (lines come in ascending order here)
         for lane in range(lanes):
             if not mask[k, lane]:
                 continue
@@ -160,10 +172,12 @@ def _coalesce_batch(addr, mask, width, line_bits, keys, marks):
                     ordered = False
                     continue
                 total += min(w, gap)  # what the lane before added beyond this one
-            for cl in range(a >> line_bits, ((a + w - 1) >> line_bits) + 1):
-                if n == offsets[k] or cl > lines[n - 1]:
+            end = (a + w - 1) >> line_bits
+            if end > top:
+                for cl in range(max(a >> line_bits, top + 1), end + 1):
                     lines[n] = cl
                     n += 1
+                top = end
         if ordered:
             useful[k] = total + w if m else 0
         else:  # lanes out of order: start over with a hash set of lines
@@ -242,11 +256,16 @@ def _sector_masks(addr, mask, width, lines, offsets, line_bits, sector_bits):
     out = np.zeros(lines.shape[0], np.int64)
     for k in range(addr.shape[0]):
         j = offsets[k]  # the request last found: coalesced lanes stay on it
+        last = -1  # the sector the lane before ended in: set already
         for lane in range(addr.shape[1]):
             if not mask[k, lane]:
                 continue
             a = addr[k, lane]
-            for s in range(a >> sector_bits, ((a + width[k] - 1) >> sector_bits) + 1):
+            first, end = a >> sector_bits, (a + width[k] - 1) >> sector_bits
+            if first == last and end == last:
+                continue
+            last = end
+            for s in range(first, end + 1):
                 line = (s << sector_bits) >> line_bits << line_bits
                 if lines[j] != line:
                     j = offsets[k]

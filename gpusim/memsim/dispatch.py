@@ -74,6 +74,23 @@ class Dispatch:
 
 def dispatch(trace: Trace, *, xcd_count: int, cus_per_xcd: int, workgroups_per_cu: int) -> Dispatch:
     """Place the trace's workgroups on CUs and interleave their waves (module docstring)."""
+    check_shape(xcd_count, cus_per_xcd, workgroups_per_cu)
+    order, cu, step, wgs, wg_cu, wg_start, wg_end, _ = place(
+        np.ascontiguousarray(trace.wave, np.int64),
+        np.ascontiguousarray(trace.workgroup, np.int64), xcd_count, cus_per_xcd,
+        workgroups_per_cu)
+    return Dispatch(order, cu // cus_per_xcd, cu, step, wgs, wg_cu, wg_start, wg_end,
+                    xcd_count, cus_per_xcd, workgroups_per_cu)
+
+
+def check_shape(xcd_count: int, cus_per_xcd: int, workgroups_per_cu: int) -> None:
+    """Raise ValueError unless the device has CUs and at least one workgroup fits on one.
+
+    >>> check_shape(8, 38, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: workgroups_per_cu=0: not one workgroup fits on a CU, ...
+    """
     if workgroups_per_cu < 1:
         raise ValueError(
             f"workgroups_per_cu={workgroups_per_cu}: not one workgroup fits on a CU, so the "
@@ -81,50 +98,6 @@ def dispatch(trace: Trace, *, xcd_count: int, cus_per_xcd: int, workgroups_per_c
         )
     if xcd_count < 1 or cus_per_xcd < 1:
         raise ValueError("xcd_count and cus_per_xcd must be >= 1")
-    n = len(trace)
-    # Waves, each with its rows in program order (stable sort keeps that order).
-    by_wave = np.argsort(trace.wave, kind="stable")
-    waves, wave_first = np.unique(trace.wave[by_wave], return_index=True)
-    wave_start = np.append(wave_first, n).astype(np.int64)
-    wave_wg = trace.workgroup[by_wave][wave_first]
-    # Workgroups in id order, each owning a contiguous run of its waves.
-    wgs, wave_wg_idx = np.unique(wave_wg, return_inverse=True)
-    wave_order = np.lexsort((waves, wave_wg_idx))
-    wg_wave_start = np.searchsorted(wave_wg_idx[wave_order], np.arange(len(wgs) + 1))
-    ws = wave_start[wave_order]  # wave ranges reordered to follow workgroup order
-    we = wave_start[wave_order + 1]
-    # Per-XCD queues of workgroup indices (ascending ids inside each XCD).
-    wg_xcd = (wgs % xcd_count).astype(np.int64)
-    queue = np.argsort(wg_xcd, kind="stable").astype(np.int64)
-    queue_start = np.searchsorted(wg_xcd[queue], np.arange(xcd_count + 1)).astype(np.int64)
-
-    order = np.empty(n, np.int64)
-    row_cu = np.empty(n, np.int64)
-    row_step = np.empty(n, np.int64)
-    wg_cu = np.full(len(wgs), -1, np.int64)
-    wg_start = np.zeros(len(wgs), np.int64)
-    wg_end = np.zeros(len(wgs), np.int64)
-    _simulate(by_wave, ws.astype(np.int64), we.astype(np.int64),
-              wg_wave_start.astype(np.int64), queue, queue_start,
-              xcd_count, cus_per_xcd, workgroups_per_cu,
-              order, row_cu, row_step, wg_cu, wg_start, wg_end)  # fmt: skip
-    cu = np.empty(n, np.int64)
-    step = np.empty(n, np.int64)
-    cu[order] = row_cu
-    step[order] = row_step
-    return Dispatch(
-        order,
-        cu // cus_per_xcd,
-        cu,
-        step,
-        wgs,
-        wg_cu,
-        wg_start,
-        wg_end,
-        xcd_count,
-        cus_per_xcd,
-        workgroups_per_cu,
-    )
 
 
 def dispatch_for(trace: Trace, spec: DeviceSpec, workgroups_per_cu: int) -> Dispatch:
@@ -135,6 +108,106 @@ def dispatch_for(trace: Trace, spec: DeviceSpec, workgroups_per_cu: int) -> Disp
         cus_per_xcd=spec.cus_per_xcd,
         workgroups_per_cu=workgroups_per_cu,
     )
+
+
+@numba.njit(cache=True, nogil=True)
+def _stable_order(keys):
+    """Indices that sort ``keys`` stably; no sort when they already are (the usual case:
+    the engine's traces come work-group by work-group, wave by wave). A bottom-up merge
+    sort: numba's ``np.argsort(kind="mergesort")`` adds seconds to a first compile."""
+    n = keys.shape[0]
+    order = np.arange(n)
+    if _ascending(keys):
+        return order
+    spare = np.empty(n, np.int64)
+    width = 1
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid, hi = min(lo + width, n), min(lo + 2 * width, n)
+            i, j = lo, mid
+            for k in range(lo, hi):  # the left run first on ties: stable
+                if j >= hi or (i < mid and keys[order[i]] <= keys[order[j]]):
+                    spare[k] = order[i]
+                    i += 1
+                else:
+                    spare[k] = order[j]
+                    j += 1
+        order, spare = spare, order
+        width *= 2
+    return order
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _ascending(keys):
+    """Whether ``keys`` never decrease."""
+    for i in range(1, keys.shape[0]):
+        if keys[i] < keys[i - 1]:
+            return False
+    return True
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _starts(sorted_keys):
+    """Positions where a new value begins in ``sorted_keys``, then its length."""
+    n = sorted_keys.shape[0]
+    out = np.empty(n + 1, np.int64)
+    m = 0
+    for i in range(n):
+        if i == 0 or sorted_keys[i] != sorted_keys[i - 1]:
+            out[m] = i
+            m += 1
+    out[m] = n
+    return out[:m + 1].copy()
+
+
+@numba.njit(cache=True, nogil=True)
+def place(wave, workgroup, xcds, cus, slots):
+    """Dispatch in one compiled call (``dispatch`` and the compiled replay share it):
+    ``(order, cu, step, workgroups, wg_cu, wg_start, wg_end, waves)`` as in ``Dispatch``,
+    ``cu`` and ``step`` per trace row, ``waves`` the number of distinct waves.
+
+    >>> w = np.array([0, 0, 1], np.int64)        # wave 0: rows 0, 1; wave 1: row 2
+    >>> order, cu, step, *_ = place(w, w, 2, 1, 1)  # one wave per workgroup, 2 XCDs
+    >>> order.tolist(), cu.tolist(), step.tolist()
+    ([0, 2, 1], [0, 0, 1], [0, 1, 0])
+    """
+    n = wave.shape[0]
+    by_wave = _stable_order(wave)  # waves, each with its rows in program order
+    wave_start = _starts(wave[by_wave])
+    n_waves = wave_start.shape[0] - 1
+    wave_wg = workgroup[by_wave[wave_start[:-1]]]
+    # workgroups in id order, each owning a contiguous run of its waves (waves in id order)
+    wave_order = _stable_order(wave_wg)
+    wg_wave_start = _starts(wave_wg[wave_order])
+    n_wg = wg_wave_start.shape[0] - 1
+    wgs = wave_wg[wave_order[wg_wave_start[:-1]]]
+    ws = wave_start[wave_order]  # wave ranges reordered to follow workgroup order
+    we = wave_start[wave_order + 1]
+    # per-XCD queues of workgroup indices, ascending ids inside each (a counting sort)
+    queue_start = np.zeros(xcds + 1, np.int64)
+    for g in range(n_wg):
+        queue_start[wgs[g] % xcds + 1] += 1
+    queue_start = np.cumsum(queue_start)
+    queue = np.empty(n_wg, np.int64)
+    fill = queue_start[:-1].copy()
+    for g in range(n_wg):
+        x = wgs[g] % xcds
+        queue[fill[x]] = g
+        fill[x] += 1
+    order = np.empty(n, np.int64)
+    row_cu = np.empty(n, np.int64)
+    row_step = np.empty(n, np.int64)
+    wg_cu = np.full(n_wg, -1, np.int64)
+    wg_start = np.zeros(n_wg, np.int64)
+    wg_end = np.zeros(n_wg, np.int64)
+    _simulate(by_wave, ws, we, wg_wave_start, queue, queue_start, xcds, cus, slots,
+              order, row_cu, row_step, wg_cu, wg_start, wg_end)
+    cu = np.empty(n, np.int64)
+    step = np.empty(n, np.int64)
+    for i in range(n):
+        cu[order[i]] = row_cu[i]
+        step[order[i]] = row_step[i]
+    return order, cu, step, wgs, wg_cu, wg_start, wg_end, n_waves
 
 
 @numba.njit(cache=True, nogil=True)

@@ -170,10 +170,7 @@ class GpuMemoryModel:
         streams, per-site statistics, instruction counts): the timing model needs none."""
         spec = self.spec
         if workgroups_per_cu is None:
-            wpw = trace.launch.waves_per_workgroup
-            workgroups_per_cu = spec.max_waves_per_cu // wpw
-            if wpw > 1:
-                workgroups_per_cu = min(workgroups_per_cu, spec.max_workgroups_per_cu)
+            workgroups_per_cu = resident_workgroups(trace, spec)
         before = {k: v.sum(axis=0) for k, v in self.counters.items()}
         inst_before = {k: v.copy() for k, v in self.counters.items()}
         mem_before = self.memory.copy()
@@ -212,7 +209,7 @@ class GpuMemoryModel:
             streams["L2"] = LevelStream(to_l2[0], step, xcd, outcomes(to_l2[2], src, st))
         if self.sectors:  # an L2 fill reads only the sectors its request asked for
             s = np.where(st == 0, np.minimum(np.broadcast_to(s, a.shape), wanted[src]), s)
-        a, s, st, src = _no_fetch_on_write(a, s, st, plain_store, src)
+        a, s, st, src = no_fetch_on_write(a, s, st, plain_store, src)
         step = step[src]
         if flush:
             a, s, st = self._flush(self.l2, a, s, st)
@@ -225,7 +222,7 @@ class GpuMemoryModel:
             if detail:
                 streams["MALL"] = LevelStream(into[0], step, np.zeros(len(step), np.int64),
                                               outcomes(into[1], src, st))
-            a, s, st, _ = _no_fetch_on_write(a, s, st, plain_store, src)
+            a, s, st, _ = no_fetch_on_write(a, s, st, plain_store, src)
             if flush and flush_mall:
                 a, s, st = self._flush(self.mall, a, s, st)
         self._count_memory(a, s, st)
@@ -373,14 +370,32 @@ def _run_level(tags, counters, sets, ways, line_bits, write_back, write_allocate
     return n_out
 
 
-def _no_fetch_on_write(
-    addr: np.ndarray, size: np.ndarray, store: np.ndarray, src_is_write: np.ndarray, src: np.ndarray
-) -> tuple[np.ndarray, ...]:
+@numba.njit(cache=True, nogil=True)
+def no_fetch_on_write(addr, size, store, src_is_write, src):
     """Drop the line fetches that plain stores caused: GPU caches keep byte masks, so a
     write allocates its line without reading memory (atomics still fetch: they read).
-    Returns the kept requests and their sources."""
+    Returns the kept requests and their sources.
+
+    >>> a, st = np.array([0, 128, 256], np.int64), np.array([0, 1, 0], np.uint8)
+    >>> no_fetch_on_write(a, a, st, np.array([True, False]), np.array([0, 1, 1]))[0].tolist()
+    [128, 256]
+    """
     keep = (store == 1) | ~src_is_write[src]
     return addr[keep], size[keep], store[keep], src[keep]
+
+
+def resident_workgroups(trace: Trace, spec: DeviceSpec) -> int:
+    """Workgroups per CU when the occupancy model says nothing: as many as wave slots
+    and barriers allow (no register or LDS limit).
+
+    >>> from gpusim.memsim.trace import Access
+    >>> tr = Trace.from_lane_addresses(1, 256, lambda t: [Access(4 * t.gid)])
+    >>> resident_workgroups(tr, get_spec("mi300x"))
+    8
+    """
+    wpw = trace.launch.waves_per_workgroup
+    resident = spec.max_waves_per_cu // wpw
+    return min(resident, spec.max_workgroups_per_cu) if wpw > 1 else resident
 
 
 def _level_dict(counters: np.ndarray) -> dict[str, float]:
@@ -422,6 +437,7 @@ def _coalescing_by_site(c: Any, site: np.ndarray) -> dict[int, dict[str, float]]
     return out
 
 
+@numba.njit(cache=True, nogil=True)
 def hashed(addr: np.ndarray, line_bits: int) -> np.ndarray:
     """Addresses with line-index bits 7-27 XOR-folded into bits 0-6 (a bijection: the
     high bits stay). Hardware hashes addresses to cache sets so that power-of-two

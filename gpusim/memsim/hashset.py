@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 
+@numba.njit(cache=True, nogil=True)
 def new_table(max_keys: int) -> tuple[np.ndarray, np.ndarray]:
     """Slots for up to ``max_keys`` keys per mark (at most half full: short probes)."""
     size = 16

@@ -194,12 +194,19 @@ def collect_dirty(tags, counters, line_bits, out_addr):
     Each line counts as a write-back of this level; recency order is unchanged.
     """
     n = 0
-    for w in range(tags.shape[0]):
-        t = tags[w]
-        if t != -1 and t & 1:
-            out_addr[n] = (t >> 1) << line_bits
-            n += 1
-            tags[w] = t ^ 1
+    for start in range(0, tags.shape[0], 64):
+        end = min(start + 64, tags.shape[0])
+        dirty = 0  # most ways are clean or empty: look for a dirty one without branching
+        for w in range(start, end):
+            t = tags[w]
+            dirty |= t & ~(t >> 63) & 1  # set bit 0, and not the sign of an empty way
+        if dirty:
+            for w in range(start, end):
+                t = tags[w]
+                if t != -1 and t & 1:
+                    out_addr[n] = (t >> 1) << line_bits
+                    n += 1
+                    tags[w] = t ^ 1
     counters[WRITEBACKS] += n
     return n
 

@@ -40,6 +40,7 @@ launch, ``sampled=True`` and which ones.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,11 +94,11 @@ class LaunchInfo:
 
     @property
     def total_workgroups(self) -> int:
-        return int(np.prod(self.grid))
+        return math.prod(self.grid)
 
     @property
     def threads_per_workgroup(self) -> int:
-        return int(np.prod(self.block))
+        return math.prod(self.block)
 
     @property
     def waves_per_workgroup(self) -> int:

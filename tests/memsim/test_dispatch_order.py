@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gpusim.devices import get_spec
 from gpusim.memsim import Access, LaunchInfo, Trace, TraceBuilder, dispatch, dispatch_for
+from gpusim.memsim.dispatch import _simulate
 
 
 def one_load(grid: int, block: int, per_wave: int = 1) -> Trace:
@@ -99,3 +102,43 @@ def test_sampled_workgroups_keep_their_xcd():
     tr = full.take(keep)
     d = dispatch(tr, xcd_count=8, cus_per_xcd=4, workgroups_per_cu=1)
     assert (d.xcd == tr.workgroup % 8).all()
+
+
+def numpy_placement(trace: Trace, xcds: int, cus: int, slots: int) -> tuple:
+    """The placement as NumPy spells it (dispatch's former prelude: stable argsort,
+    unique, lexsort, searchsorted) around the same stepping kernel: the oracle of
+    ``dispatch.place``'s compiled grouping of rows into waves and waves into workgroups."""
+    n = len(trace)
+    by_wave = np.argsort(trace.wave, kind="stable")
+    waves, wave_first = np.unique(trace.wave[by_wave], return_index=True)
+    wave_start = np.append(wave_first, n).astype(np.int64)
+    wgs, wave_wg = np.unique(trace.workgroup[by_wave][wave_first], return_inverse=True)
+    wave_order = np.lexsort((waves, wave_wg))
+    wg_wave_start = np.searchsorted(wave_wg[wave_order], np.arange(len(wgs) + 1))
+    wg_xcd = wgs % xcds
+    queue = np.argsort(wg_xcd, kind="stable").astype(np.int64)
+    queue_start = np.searchsorted(wg_xcd[queue], np.arange(xcds + 1)).astype(np.int64)
+    out = [np.empty(n, np.int64) for _ in range(3)]
+    per_wg = [np.full(len(wgs), -1, np.int64), np.zeros(len(wgs), np.int64),
+              np.zeros(len(wgs), np.int64)]  # CU, start and end of each workgroup
+    _simulate(by_wave, wave_start[wave_order], wave_start[wave_order + 1],
+              wg_wave_start.astype(np.int64), queue, queue_start, xcds, cus, slots,
+              *out, *per_wg)  # fmt: skip
+    order, row_cu, row_step = out
+    cu, step = np.empty(n, np.int64), np.empty(n, np.int64)
+    cu[order], step[order] = row_cu, row_step
+    return order, cu, step, wgs, *per_wg
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), keep=st.floats(0.2, 1.0),
+       shape=st.sampled_from([(1, 1, 1), (2, 3, 2), (8, 2, 3), (3, 1, 4)]))
+def test_compiled_placement_equals_numpy(seed, keep, shape):
+    full = random_trace(seed)
+    rows = np.flatnonzero(np.random.default_rng(seed).random(len(full)) < keep)
+    tr = full.take(rows) if len(rows) else full  # some waves or workgroups missing
+    d = dispatch(tr, xcd_count=shape[0], cus_per_xcd=shape[1], workgroups_per_cu=shape[2])
+    want = numpy_placement(tr, *shape)
+    got = (d.order, d.cu, d.step, d.workgroups, d.wg_cu, d.wg_start, d.wg_end)
+    for w, g in zip(want, got, strict=True):
+        assert np.array_equal(w, g)
