@@ -2,7 +2,8 @@
 
     python benchmarks/estimate_bench.py       # prints the rows
 
-Three ways to launch the same kernel, each the best of several rounds:
+Three ways to launch the same kernel, taken in turn in every round (``ROUNDS``), each
+the median of its rounds:
 
 - plain:    the model switched off (``gpusim.engine.estimate.ENABLED = False``): the
             first-order estimate, what every launch cost before the default model;
@@ -23,20 +24,23 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "calibration"))
 
-ROUNDS = 9
+ROUNDS = 100
 
 
-def _best(fn, rounds: int = ROUNDS) -> tuple[float, float]:
-    """Best (wall, CPU) seconds of ``fn`` over ``rounds``; CPU time (all this process's
-    threads) moves less than wall time when other processes share the cores."""
-    fn()  # warm-up: compilation
-    wall = cpu = float("inf")
-    for _ in range(rounds):
-        t, c = time.perf_counter(), time.process_time()
-        fn()
-        wall = min(wall, time.perf_counter() - t)
-        cpu = min(cpu, time.process_time() - c)
-    return wall, cpu
+def _interleaved(fns: list, rounds: int = ROUNDS) -> list[tuple[float, float]]:
+    """Median (wall, CPU) seconds of each of ``fns`` over ``rounds``, run in turn within
+    each round so that a change of load on a shared machine hits all of them alike.
+    Medians, not minima: Linux charges a thread's CPU time at scheduler ticks, so the
+    best of many CPU readings is a lucky one."""
+    for fn in fns:
+        fn()  # warm-up: compilation
+    times = np.zeros((len(fns), rounds, 2))
+    for r in range(rounds):
+        for k, fn in enumerate(fns):
+            t, c = time.perf_counter(), time.process_time()
+            fn()
+            times[k, r] = time.perf_counter() - t, time.process_time() - c
+    return [(float(w), float(c)) for w, c in np.median(times, axis=1)]
 
 
 def bench_estimate() -> list[tuple[str, str]]:
@@ -62,12 +66,14 @@ def bench_estimate() -> list[tuple[str, str]]:
             estimate.forget()
             once()
 
-        estimate.ENABLED = False
-        try:
-            plain = _best(once)
-        finally:
-            estimate.ENABLED = True
-        cold, warm = _best(first), _best(once)
+        def plain_launch() -> None:
+            estimate.ENABLED = False
+            try:
+                once()
+            finally:
+                estimate.ENABLED = True
+
+        plain, cold, warm = _interleaved([plain_launch, first, once])
 
         def cell(t: tuple[float, float], plain: tuple[float, float] = plain) -> str:
             return (f"{t[0] * 1e3:.1f} ms wall ({t[0] / plain[0]:.2f}x), "

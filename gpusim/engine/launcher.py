@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import threading
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +93,9 @@ class Launch:
     mode: str  # "fast", "check" (the sanitizer) or "trace" (config.launch_mode)
     tracer: Any = None  # engine.tracing.Tracer in trace mode
     grid_syncs: int = 0  # grid syncs the last run() executed (cooperative kernels)
+    # work for the launching thread once the traced work-groups ran, while the fast path
+    # runs the others (runtime/kernel.py: the default timing model's estimate)
+    meanwhile: Callable[[], None] | None = None
 
     def settle(self) -> None:
         """Compile now, on the launching thread, the machine code this launch will run, so
@@ -151,7 +155,8 @@ class Launch:
                 claims = iter(_claims(self.tracer.spans, nblocks, chunk))  # the fast path
             if not errors and left > 0:  # does the rest (built here if settle() left it)
                 ck.finish_compile()
-                errors = run_workers(worker, ctl, workers, config.watchdog_seconds)
+                errors = run_workers(worker, ctl, workers, config.watchdog_seconds,
+                                     meanwhile=self.meanwhile if self.tracer else None)
         except LaunchTimeoutError as exc:
             raise timeout_error(ck, exc.args[0] if exc.args else [], config.watchdog_seconds,
                                 grid3) from None

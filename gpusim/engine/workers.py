@@ -66,10 +66,14 @@ def plan_workers(nblocks: int, parallel: bool) -> tuple[int, int]:
     return workers, chunk
 
 
-def run_workers(body: Callable[[], None], ctl: Any, workers: int, timeout: float) -> list:
+def run_workers(body: Callable[[], None], ctl: Any, workers: int, timeout: float,
+                meanwhile: Callable[[], None] | None = None) -> list:
     """Run ``body`` on ``workers`` threads; returns the exceptions they raised.
 
-    ``ctl[0]`` is the stop flag the generated code polls.
+    ``ctl[0]`` is the stop flag the generated code polls. ``meanwhile`` runs on the
+    calling thread while the workers run (the default timing model of a first launch:
+    the kernel's fast path and its estimate overlap); what it raises is raised once the
+    workers are done.
     """
     errors: list[BaseException] = []
 
@@ -83,7 +87,13 @@ def run_workers(body: Callable[[], None], ctl: Any, workers: int, timeout: float
 
     if workers == 1 and timeout <= 0:
         task()
+        if meanwhile is not None:
+            meanwhile()
         return errors
     futures = [pool().submit(task) for _ in range(workers)]
-    wait_for_workers(futures, ctl, timeout, errors)  # raises on timeout or Ctrl-C
+    try:
+        if meanwhile is not None:
+            meanwhile()
+    finally:
+        wait_for_workers(futures, ctl, timeout, errors)  # raises on timeout or Ctrl-C
     return errors

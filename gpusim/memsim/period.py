@@ -15,7 +15,7 @@ finds such loads in the sample itself, without tracing more work-groups:
   of ``M`` bytes at ``base``, and at least one of them did wrap.
 
 Then ``a(w)`` repeats with period ``P = M / gcd(d, M)`` work-groups: a load of
-work-group ``w >= P`` touches lines work-group ``w mod P`` touched (``period_of``). A
+work-group ``w >= P`` touches lines work-group ``w mod P`` touched (``wrapped_loads``). A
 2-D tile walk, a gather or a plain stream fails one of the checks and is left alone.
 
 >>> import numpy as np
@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import numba
 import numpy as np
 
 from gpusim.devices import DeviceSpec
@@ -46,55 +47,76 @@ def wrapped_loads(trace: Trace, extents: list[tuple[int, int]]) -> dict[int, int
     """Global load sites whose addresses repeat every ``P`` work-groups, ``P`` smaller
     than the grid: ``{site: P}``. ``extents``: (device address, bytes) of each array
     argument (where an index can wrap around)."""
-    total = trace.launch.total_workgroups
+    rows = np.flatnonzero((trace.space == GLOBAL) & (trace.kind == LOAD))
+    if not len(rows) or not extents:
+        return {}
+    # every (site, work-group)'s lowest address in one pass: a first launch pays for it
+    big = np.iinfo(np.int64).max
+    rows = rows[np.lexsort((trace.workgroup[rows], trace.site[rows]))]
+    site, wg = trace.site[rows], trace.workgroup[rows]
+    new = np.empty(len(rows), bool)  # where a (site, work-group) group starts
+    new[0] = True
+    np.not_equal(site[1:], site[:-1], out=new[1:])
+    new[1:] |= wg[1:] != wg[:-1]
+    first = np.flatnonzero(new)
+    low = np.minimum.reduceat(np.where(trace.active[rows], trace.addr[rows], big).min(axis=1),
+                              first)
+    sites = site[first]
+    bounds = np.append(np.flatnonzero(np.append(True, sites[1:] != sites[:-1])), len(first))
+    base, size = (np.array(v, np.int64) for v in zip(*extents, strict=True))
+    steps, sizes = _wrapped_steps(wg[first], low, bounds, base, size)
+    ends = np.append(first[1:], len(rows))
     out = {}
-    loads = (trace.space == GLOBAL) & (trace.kind == LOAD)
-    for site in np.unique(trace.site[loads]):
-        period = period_of(trace, np.flatnonzero(loads & (trace.site == site)), extents)
-        if period and period < total:
-            out[int(site)] = period
+    for k in np.flatnonzero(steps):  # candidates: now the costly check of their shape
+        a, b = bounds[k], bounds[k + 1]
+        shapes = [np.unique(trace.addr[r][trace.active[r]] - lo) for r, lo in
+                  zip((rows[i:j] for i, j in zip(first[a:b], ends[a:b], strict=True)),
+                      low[a:b], strict=True)]
+        if any(not np.array_equal(x, shapes[0]) for x in shapes[1:]):
+            continue  # not one shape shifted: a gather, a boundary, a 2-D walk
+        period = int(sizes[k]) // math.gcd(int(steps[k]), int(sizes[k]))
+        if period < trace.launch.total_workgroups:
+            out[int(sites[a])] = period
     return out
 
 
-def period_of(trace: Trace, rows: np.ndarray, extents: list[tuple[int, int]]) -> int:
-    """The period in work-groups of the loads ``rows`` (one static site), 0 if they do
-    not follow a wrapped stride (module docstring)."""
-    big = np.iinfo(np.int64).max
-    wg = trace.workgroup[rows]
-    order = np.argsort(wg, kind="stable")
-    rows, wg = rows[order], wg[order]
-    ids, first = np.unique(wg, return_index=True)
-    if len(ids) < 3:
-        return 0
-    low = np.minimum.reduceat(np.where(trace.active[rows], trace.addr[rows], big).min(axis=1),
-                              first)
-    extent = next(((b, m) for b, m in extents if b <= low[0] < b + m), None)
-    if extent is None or (low == big).any():
-        return 0
-    base, size = extent
-    step = _run_step(ids, low, size)
-    if not step:
-        return 0
-    linear = low[0] + (ids - ids[0]) * step
-    if not ((linear < base) | (linear >= base + size)).any():
-        return 0  # never wrapped: a plain stream
-    if not np.array_equal(base + (linear - base) % size, low):
-        return 0
-    shapes = [np.unique(trace.addr[r][trace.active[r]] - lo)  # checked last: the costly one
-              for r, lo in zip(np.split(rows, first[1:]), low, strict=True)]
-    if any(not np.array_equal(s, shapes[0]) for s in shapes[1:]):
-        return 0  # not one shape shifted: a gather, a boundary, a 2-D walk
-    return size // math.gcd(abs(step), size)
-
-
-def _run_step(ids: np.ndarray, low: np.ndarray, size: int) -> int:
-    """The address step between consecutive work-groups modulo the array's ``size`` (a
-    run may cross the wrap), the same in every run of consecutive ids; 0 if there is
-    none (a run of one, steps that differ, or no step)."""
-    steps = np.diff(low)[np.diff(ids) == 1] % size
-    if not len(steps) or (steps != steps[0]).any():
-        return 0
-    return int(steps[0])
+@numba.njit(cache=True, nogil=True)
+def _wrapped_steps(ids, low, bounds, base, size):  # pragma: no cover - compiled
+    """Per site (work-groups ``bounds[k]:bounds[k+1]`` of ``ids``/``low``): the step
+    between consecutive work-groups modulo its array's size and that size, when the
+    lowest addresses follow ``base + (low[0] - base + (w - w0) step) mod size`` and
+    wrap at least once (module docstring); 0 and 0 otherwise."""
+    n = len(bounds) - 1
+    steps, sizes = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    for k in range(n):
+        a, b = bounds[k], bounds[k + 1]
+        if b - a < 3 or low[a] == np.iinfo(np.int64).max:
+            continue
+        j = 0
+        while j < len(base) and not (base[j] <= low[a] < base[j] + size[j]):
+            j += 1
+        if j == len(base):
+            continue
+        m, step = size[j], -1
+        for i in range(a + 1, b):  # the same step (mod m) in every run of neighbours
+            if ids[i] == ids[i - 1] + 1:
+                d = (low[i] - low[i - 1]) % m
+                if step >= 0 and d != step:
+                    step = 0
+                    break
+                step = d
+        if step <= 0:
+            continue
+        wrapped = False
+        for i in range(a, b):  # every work-group where the wrapped stride puts it
+            ahead = low[a] - base[j] + (ids[i] - ids[a]) * step
+            wrapped = wrapped or ahead >= m
+            if base[j] + ahead % m != low[i]:
+                step = 0
+                break
+        if step > 0 and wrapped:
+            steps[k], sizes[k] = step, m
+    return steps, sizes
 
 
 _LOAD_SIDE = ("loads", "load_bytes", "load_hits", "load_misses")

@@ -79,12 +79,12 @@ def _record(kernel, n, *args):
     return prof.kernels[-1].breakdown
 
 
-def test_uniform_kernels_trace_half_the_sample_with_the_same_result(monkeypatch):
+def test_uniform_kernels_trace_two_runs_of_the_sample_with_the_same_result(monkeypatch):
     n = 4096 * 64
     a, out = cuda.to_device(np.arange(n, dtype=np.float32)), cuda.device_array(n, np.float32)
     estimate.forget()
     uniform = _record(_copy, n, a, out)
-    assert uniform["traced_workgroups"] == estimate.SAMPLE // 2
+    assert uniform["traced_workgroups"] == 2 * tracing.SPAN  # the first and middle runs
     assert _record(_uneven, n, a, out)["traced_workgroups"] == estimate.SAMPLE
     np.testing.assert_array_equal(out.copy_to_host(), np.arange(n) * (np.arange(n) // 64 % 3))
     estimate.forget()
