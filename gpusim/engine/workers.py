@@ -13,7 +13,8 @@ guarantee that either without a cooperative launch, and the watchdog below ends 
 (Python threads rather than numba's ``prange``: no parfor compile cost, dynamic
 claiming of blocks, and a calling thread that stays free to run the watchdog.)
 
-The calling thread only waits (``watchdog.py``). If the launch runs past
+The calling thread waits (``watchdog.py``), after any work ``run_workers`` hands it
+to do meanwhile (a first launch's timing estimate). If the launch runs past
 ``gpusim.config.watchdog_seconds`` (or Ctrl-C arrives) it raises the stop flag, which
 generated code polls at work-group boundaries and in every loop, and reports a timeout
 (or the interrupt): the notebook stays usable.
