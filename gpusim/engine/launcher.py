@@ -156,15 +156,24 @@ class Launch:
             if not errors and left > 0:  # does the rest (built here if settle() left it)
                 ck.finish_compile()
                 errors = run_workers(worker, ctl, workers, config.watchdog_seconds,
-                                     meanwhile=self.meanwhile if self.tracer else None)
+                                     meanwhile=self._meanwhile if self.tracer else None)
         except LaunchTimeoutError as exc:
             raise timeout_error(ck, exc.args[0] if exc.args else [], config.watchdog_seconds,
                                 grid3) from None
         finally:
+            if self.tracer is not None:  # the sample's Trace, if the fast path did not
+                self.tracer.finish()     # build it meanwhile
             if state is not None:
                 state.close()  # findings read; shadow memory free for the next launch
         self.grid_syncs = int(ctl[GRID_SYNC_SLOT])  # cooperative kernels count them
         self._raise(errors, ctl, state)
+
+    def _meanwhile(self) -> None:
+        """On the launching thread while the fast path runs: the traced sample's Trace,
+        then the caller's ``meanwhile`` (the default timing model's estimate)."""
+        self.tracer.finish()
+        if self.meanwhile is not None:
+            self.meanwhile()
 
     def _raise(self, errors: list, ctl: np.ndarray, state: CheckState | None) -> None:
         """The launch's error, if any: a fault first, then anything else, then findings."""

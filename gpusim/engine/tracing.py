@@ -80,6 +80,7 @@ SPAN = 8  # consecutive work-groups per run of a spread sample (plan_spans)
 _variants: dict[tuple, CompiledKernel] = {}
 _lock = threading.Lock()
 _buffers: list[np.ndarray] = []  # the event buffers, kept between launches
+_per_wg: list[tuple[np.ndarray, np.ndarray]] = []  # each worker's tr[5], tr[6], kept too
 _buffer_lock = threading.Lock()  # one traced launch at a time uses them
 
 
@@ -89,6 +90,20 @@ def _event_buffers(capacity: int) -> tuple[np.ndarray, np.ndarray]:
     if not _buffers or _buffers[0].shape[0] != capacity:
         _buffers[:] = [np.empty(capacity, np.int64), np.empty(capacity, np.int64)]
     return _buffers[0], _buffers[1]
+
+
+def _workgroup_buffers(k: int, workgroups: int, counters: int
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """Worker ``k``'s ``tr[5]``, ``tr[6]`` for work-groups below ``workgroups``, reused
+    like the event buffers: a sample's work-groups reach far into the grid, and fresh
+    zeroed pages of that size cost faults at every first launch. Only the traced
+    work-groups' entries are written and read, so what earlier launches left is harmless."""
+    while len(_per_wg) <= k:
+        _per_wg.append((np.empty(0, np.int64), np.empty((0, counters), np.int64)))
+    if _per_wg[k][0].shape[0] < workgroups + 1:
+        _per_wg[k] = (np.empty(workgroups + 1, np.int64),
+                      np.empty((workgroups, counters), np.int64))
+    return _per_wg[k][0][:workgroups + 1], _per_wg[k][1][:workgroups]
 
 
 def traced_variant(ck: CompiledKernel) -> CompiledKernel:
@@ -147,6 +162,7 @@ class Tracer:
         self.spans: list[tuple[int, int]] = []
         self.result: TracedLaunch | None = None
         self.failure = ""  # why there is no result although the launch ran (internal)
+        self._pending: tuple | None = None  # what finish() builds the Trace from
 
     def run(self, ck: CompiledKernel, call_args: tuple, grid: tuple, block: tuple,
             dynamic_lds_bytes: int, device: Any) -> list[BaseException]:
@@ -176,11 +192,12 @@ class Tracer:
         parts: list[tuple[tuple, list[tuple[int, int]]]] = []  # (buffers, spans) per worker
         last = max(e for _, e in plan)
 
-        def buffers(lo: int, hi: int) -> tuple:
+        def buffers(lo: int, hi: int, k: int) -> tuple:
             # the trace variant files work-group b's events under tr[5][b], tr[6][b]
-            tr = tracelib.buffers(0, nt, len(addresses), workgroups=last)
+            tr = tracelib.buffers(0, nt, len(addresses))  # (tr[5], tr[6] for one)
             meta = np.zeros(64, np.int64)[:4]  # its own cache lines: it counts every event
-            return (events[lo:hi], keys[lo:hi], meta, tr[3], addresses, *tr[5:])
+            return (events[lo:hi], keys[lo:hi], meta, tr[3], addresses,
+                    *_workgroup_buffers(k, last, tr[6].shape[1]))
 
         def run_spans(tr: tuple, spans: list[tuple[int, int]]) -> None:
             ws = tk.workspace(nt, dynamic_lds_bytes)
@@ -193,7 +210,7 @@ class Tracer:
 
         def first() -> None:  # alone: its event count sizes what fits
             b0 = plan[0][0]
-            parts.append((buffers(0, lim.max_events), [(b0, b0 + 1)]))
+            parts.append((buffers(0, lim.max_events, 0), [(b0, b0 + 1)]))
             ws = tk.workspace(nt, dynamic_lds_bytes)
             tk.run(b0, b0 + 1, *call_args, parts[0][0], *((ws,) if ws else ()))
 
@@ -224,7 +241,7 @@ class Tracer:
             edges = np.cumsum([0] + sizes) * (lim.max_events // sum(sizes))
             edges[-1] = lim.max_events
             parts[0] = ((events[:edges[1]], keys[:edges[1]], *parts[0][0][2:]), groups[0])
-            parts.extend((buffers(int(edges[k]), int(edges[k + 1])), g)
+            parts.extend((buffers(int(edges[k]), int(edges[k + 1]), k), g)
                          for k, g in enumerate(groups) if k)
             self.spans = head
             errors = run_parts(parts[:more], run)
@@ -236,22 +253,41 @@ class Tracer:
             return errors
 
         self.spans = [(plan[0][0], plan[0][0] + 1)]
-        with _buffer_lock:
+        _buffer_lock.acquire()  # released by finish(), once the Trace is built
+        try:
             if self.sample:  # a few dozen work-groups: one thread, one hand-off for them all
                 errors = run_workers(lambda: trace(_inline, 1), ctl, 1, config.watchdog_seconds)
             else:
                 errors = trace(run_workers, host_cores() if config.parallel and not ck.prints
                                else 1)
-            parts[1:] = sorted(parts[1:], key=lambda p: p[1][0][0])  # in work-group order
-            if not errors:  # every work-group ran: a failure from here on is the model's
-                try:
-                    self.result = self._build(tk, _merge(parts, plan[0][0]), grid,
-                                              block, device.wave_size)
-                except Exception as exc:
-                    self.failure = f"the trace could not be built ({type(exc).__name__}: {exc})"
-                    if not self.sample:
-                        warnings.warn(f"kernel '{ck.name}': {self.failure}", stacklevel=2)
+        except BaseException:
+            _buffer_lock.release()
+            raise
+        parts[1:] = sorted(parts[1:], key=lambda p: p[1][0][0])  # in work-group order
+        self._pending = (tk, parts, plan[0][0], grid, block, device.wave_size)
+        if errors:  # a work-group faulted: no trace
+            self._pending = None
+            _buffer_lock.release()
+        elif not self.sample:  # asked for: built now (a sample: while the fast path runs)
+            self.finish()
         return errors
+
+    def finish(self) -> None:
+        """Build the Trace of what ``run`` traced (``result``; once, later calls do
+        nothing) and free the event buffers for the next traced launch. A sample's is
+        built here while the fast path runs the other work-groups (``Launch.run``)."""
+        if self._pending is None:
+            return
+        tk, parts, b0, grid, block, wave_size = self._pending
+        self._pending = None
+        try:  # every work-group ran: a failure from here on is the model's
+            self.result = self._build(tk, _merge(parts, b0), grid, block, wave_size)
+        except Exception as exc:
+            self.failure = f"the trace could not be built ({type(exc).__name__}: {exc})"
+            if not self.sample:
+                warnings.warn(f"kernel '{tk.name}': {self.failure}", stacklevel=3)
+        finally:
+            _buffer_lock.release()
 
     def covers(self, nblocks: int) -> bool:
         """Whether a sampled launch of ``nblocks`` work-groups traces them all (when their

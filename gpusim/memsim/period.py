@@ -33,7 +33,6 @@ work-group ``w >= P`` touches lines work-group ``w mod P`` touched (``wrapped_lo
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numba
 import numpy as np
@@ -47,37 +46,75 @@ def wrapped_loads(trace: Trace, extents: list[tuple[int, int]]) -> dict[int, int
     """Global load sites whose addresses repeat every ``P`` work-groups, ``P`` smaller
     than the grid: ``{site: P}``. ``extents``: (device address, bytes) of each array
     argument (where an index can wrap around)."""
-    rows = np.flatnonzero((trace.space == GLOBAL) & (trace.kind == LOAD))
-    if not len(rows) or not extents:
+    if not len(trace) or not extents:
         return {}
-    # every (site, work-group)'s lowest address in one pass: a first launch pays for it
-    big = np.iinfo(np.int64).max
-    rows = rows[np.lexsort((trace.workgroup[rows], trace.site[rows]))]
-    site, wg = trace.site[rows], trace.workgroup[rows]
-    new = np.empty(len(rows), bool)  # where a (site, work-group) group starts
-    new[0] = True
-    np.not_equal(site[1:], site[:-1], out=new[1:])
-    new[1:] |= wg[1:] != wg[:-1]
-    first = np.flatnonzero(new)
-    low = np.minimum.reduceat(np.where(trace.active[rows], trace.addr[rows], big).min(axis=1),
-                              first)
-    sites = site[first]
-    bounds = np.append(np.flatnonzero(np.append(True, sites[1:] != sites[:-1])), len(first))
     base, size = (np.array(v, np.int64) for v in zip(*extents, strict=True))
-    steps, sizes = _wrapped_steps(wg[first], low, bounds, base, size)
-    ends = np.append(first[1:], len(rows))
-    out = {}
-    for k in np.flatnonzero(steps):  # candidates: now the costly check of their shape
-        a, b = bounds[k], bounds[k + 1]
-        shapes = [np.unique(trace.addr[r][trace.active[r]] - lo) for r, lo in
-                  zip((rows[i:j] for i, j in zip(first[a:b], ends[a:b], strict=True)),
-                      low[a:b], strict=True)]
-        if any(not np.array_equal(x, shapes[0]) for x in shapes[1:]):
-            continue  # not one shape shifted: a gather, a boundary, a 2-D walk
-        period = int(sizes[k]) // math.gcd(int(steps[k]), int(sizes[k]))
-        if period < trace.launch.total_workgroups:
-            out[int(sites[a])] = period
-    return out
+    sites, periods = _wrapped(trace.site, trace.workgroup, trace.space, trace.kind,
+                              trace.addr, trace.active, base, size,
+                              trace.launch.total_workgroups)
+    return dict(zip(sites.tolist(), periods.tolist(), strict=True))
+
+
+@numba.njit(cache=True, nogil=True)
+def _wrapped(site, workgroup, space, kind, addr, active, base, size, total
+             ):  # pragma: no cover - compiled
+    """``wrapped_loads`` in one pass (a first launch pays for it): the global loads
+    grouped by (site, work-group), each group's lowest address, the steps
+    (``_wrapped_steps``), then the shape check of the candidates only."""
+    rows = np.flatnonzero((space == GLOBAL) & (kind == LOAD))
+    none = np.zeros(0, np.int64)
+    if rows.shape[0] == 0:
+        return none, none
+    key = site[rows].astype(np.int64) * (np.int64(1) << 40) + workgroup[rows]
+    rows = rows[np.argsort(key, kind="mergesort")]  # stable: rows keep trace order
+    key = site[rows].astype(np.int64) * (np.int64(1) << 40) + workgroup[rows]
+    big = np.iinfo(np.int64).max
+    first = [0]  # where each (site, work-group) group starts
+    for i in range(1, rows.shape[0]):
+        if key[i] != key[i - 1]:
+            first.append(i)
+    first.append(rows.shape[0])
+    starts = np.array(first)
+    ngroups = starts.shape[0] - 1
+    low = np.full(ngroups, big)
+    ids, gsite = np.empty(ngroups, np.int64), np.empty(ngroups, np.int64)
+    bounds = [0]  # where each site's groups start
+    for g in range(ngroups):
+        r0 = rows[starts[g]]
+        ids[g], gsite[g] = workgroup[r0], site[r0]
+        if g and gsite[g] != gsite[g - 1]:
+            bounds.append(g)
+        for i in range(starts[g], starts[g + 1]):
+            r = rows[i]
+            for lane in range(addr.shape[1]):
+                if active[r, lane] and addr[r, lane] < low[g]:
+                    low[g] = addr[r, lane]
+    bounds.append(ngroups)
+    edges = np.array(bounds)
+    steps, sizes = _wrapped_steps(ids, low, edges, base, size)
+    out_site, out_period = [], []
+    for k in range(edges.shape[0] - 1):
+        if steps[k] == 0:
+            continue
+        same, shape0 = True, none  # every group one shape, shifted: not a gather or a walk
+        for g in range(edges[k], edges[k + 1]):
+            lanes = []
+            for i in range(starts[g], starts[g + 1]):
+                r = rows[i]
+                for lane in range(addr.shape[1]):
+                    if active[r, lane]:
+                        lanes.append(addr[r, lane] - low[g])
+            shape = np.unique(np.array(lanes))
+            if g == edges[k]:
+                shape0 = shape
+            elif shape.shape[0] != shape0.shape[0] or (shape != shape0).any():
+                same = False
+                break
+        period = sizes[k] // np.gcd(steps[k], sizes[k])
+        if same and period < total:
+            out_site.append(gsite[edges[k]])
+            out_period.append(period)
+    return np.array(out_site, np.int64), np.array(out_period, np.int64)
 
 
 @numba.njit(cache=True, nogil=True)
