@@ -44,10 +44,11 @@ def _assign(keys, wave_bits, n_sk):
     row_wave = np.empty(n, np.int64)
     row_first = np.empty(n, np.int64)
     occ = np.zeros(n_sk, np.int64)  # the current thread's executions of each site-kind
+    owner = np.full(n_sk, -1, np.int64)  # the event that started occ[sk]'s thread
     used = np.zeros(n_sk, np.int64)  # k's the current (instance, wave) has rows for
     kcap = 16
     rowmap = np.full((n_sk, kcap), -1, np.int64)  # (site-kind, k) -> row, this wave
-    group, thread, nrows = -1, -1, 0
+    group, thread, start, nrows = -1, -1, -1, 0
     for e in range(n):
         key = keys[e]
         t = key & _T_MASK
@@ -59,10 +60,11 @@ def _assign(keys, wave_bits, n_sk):
                 for k in range(used[s]):
                     rowmap[s, k] = -1
                 used[s] = 0
-            group, thread = g, -1
-        if t != thread:
-            occ[:] = 0
-            thread = t
+            group, thread = g, -1  # (the same thread in a new wave group: counts anew)
+        if t != thread:  # a new thread: its counts start from 0 (occ is reset lazily,
+            thread, start = t, e  # per site-kind: a thread reaches a few of them)
+        if owner[sk] != start:
+            owner[sk], occ[sk] = start, 0
         k = occ[sk]
         occ[sk] = k + 1
         if k >= kcap:  # a site executed more often than the table holds: grow it

@@ -147,13 +147,26 @@ class GpuMemoryModel:
             c.name: np.zeros((count[c.name], len(COUNTER_NAMES)), np.int64) for c in levels
         }
         self.memory = np.zeros(4, np.int64)  # HBM loads, stores, load bytes, store bytes
+        # (instance x sets + set) of every L2 / MALL set filled since the last reset, when
+        # only a replay ran (memsim/replay.py), else None: reset() and the next replay's
+        # kernel-end flush then need not sweep a scaled machine's 100 000 MALL ways
+        self.touched: dict[str, np.ndarray] | None = {}
 
     def reset(self) -> None:
         """Cold caches and zero counters."""
-        for name in self.tags:
-            self.tags[name][:] = -1
+        for name, level in self.levels.items():
+            if self.touched is None or name == "vL1D":  # (a vL1D is small)
+                self.tags[name][:] = -1
+            elif name in self.touched:
+                clear_sets(self.tags[name], self.touched[name], level.sets, level.ways)
             self.counters[name][:] = 0
         self.memory[:] = 0
+        self.touched = {}
+
+    @property
+    def levels(self) -> dict[str, Cache]:
+        """Each level's ``Cache`` by name."""
+        return {c.name: c for c in (self.l1, self.l2, self.mall) if c is not None}
 
     def run(
         self,
@@ -174,6 +187,7 @@ class GpuMemoryModel:
         before = {k: v.sum(axis=0) for k, v in self.counters.items()}
         inst_before = {k: v.copy() for k, v in self.counters.items()}
         mem_before = self.memory.copy()
+        self.touched = None  # run() changes sets replay() does not record
         self.tags["vL1D"][:] = -1  # kernel-start invalidate of every vector L1
 
         d = dispatch_for(trace, spec, workgroups_per_cu)
@@ -368,6 +382,14 @@ def _run_level(tags, counters, sets, ways, line_bits, write_back, write_allocate
             n_out += m
         i = j
     return n_out
+
+
+@numba.njit(cache=True, nogil=True)
+def clear_sets(tags, touched, sets, ways):
+    """Empty the sets ``touched`` (each ``instance * sets + set``) of ``tags``."""
+    for f in touched:
+        i, first = f // sets, f % sets * ways
+        tags[i, first:first + ways] = -1
 
 
 @numba.njit(cache=True, nogil=True)

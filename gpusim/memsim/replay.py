@@ -73,6 +73,7 @@ def replay(model: GpuMemoryModel, trace: Trace, *, workgroups_per_cu: int | None
     before = {k: v.copy() for k, v in model.counters.items()}
     mem_before = model.memory.copy()
     mall = model.mall
+    cold = model.touched == {}  # reset() since the last run: only filled sets are dirty
     out = _replay(
         np.ascontiguousarray(trace.wave, np.int64),
         np.ascontiguousarray(trace.workgroup, np.int64),
@@ -85,10 +86,12 @@ def replay(model: GpuMemoryModel, trace: Trace, *, workgroups_per_cu: int | None
         model.tags["MALL"] if mall else _NONE, model.counters["MALL"] if mall else _NONE,
         _geometry(mall or model.l2), mall is not None,
         model.hash_sets, DRAM_SECTOR.bit_length() - 1 if model.sectors else 0,
-        flush, flush_mall, model.memory,
+        flush, flush_mall, model.memory, cold,
     )  # fmt: skip
     (order, cu, step, wgs, wg_cu, wg_start, wg_end, waves,
-     lines, offsets, requested, useful, requests, lowest, narrowest) = out  # fmt: skip
+     lines, offsets, requested, useful, requests, lowest, narrowest, l2_sets, mall_sets) = out
+    model.touched = ({"L2": l2_sets, **({"MALL": mall_sets} if mall else {})} if cold
+                     else None)
     if narrowest <= 0:  # found before any state changed, as coalesce() would say it
         raise ValueError("bytes_per_lane must be >= 1")
     if lowest < 0:
@@ -115,10 +118,13 @@ def replay(model: GpuMemoryModel, trace: Trace, *, workgroups_per_cu: int | None
 @numba.njit(cache=True, nogil=True)
 def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
             l1_tags, l1_counters, l1, l2_tags, l2_counters, l2, mall_tags, mall_counters,
-            mall, has_mall, hash_sets, sector_bits, flush, flush_mall, memory):  # fmt: skip
+            mall, has_mall, hash_sets, sector_bits, flush, flush_mall, memory, cold
+            ):  # fmt: skip
     """The steps of ``GpuMemoryModel.run`` in its order; the caches' state is updated in
-    place. Returns the dispatch, the coalescer's arrays, the five request counts, and
-    the lowest address and narrowest access of the global rows (checked first)."""
+    place. Returns the dispatch, the coalescer's arrays, the five request counts, the
+    lowest address and narrowest access of the global rows (checked first), and the L2
+    and MALL sets the requests reached (``cold``: the caches were empty, so the
+    kernel-end flush sweeps only those)."""
     order, cu, step, wgs, wg_cu, wg_start, wg_end, waves = place(wave, workgroup, xcds,
                                                                  cus, slots)
     rows = order[space[order] == GLOBAL]  # global rows in device order
@@ -129,7 +135,8 @@ def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
     if lowest < 0 or narrowest <= 0:
         empty = np.zeros(0, np.int64)
         return (order, cu, step, wgs, wg_cu, wg_start, wg_end, waves, empty,
-                np.zeros(1, np.int64), empty, empty, requests, lowest, narrowest)
+                np.zeros(1, np.int64), empty, empty, requests, lowest, narrowest, empty,
+                empty)
     l1_tags[:] = -1  # kernel-start invalidate of every vector L1
     l1_bits = l1[2]
     lines, offsets, requested, useful = coalesce_batch(g_addr, g_active, g_width, l1_bits)
@@ -157,6 +164,7 @@ def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
     requests[0] = fills  # vL1D fills
     requests[2] = is_atomic.sum()
     requests[1] = st.shape[0] - fills - requests[2]  # write-throughs
+    l2_sets = _sets_of(a, s, xcd, l2) if cold else np.zeros(0, np.int64)
     a, s, st, src2 = _level(l2_tags, l2_counters, l2, a, s, st, xcd)
     if sector_bits:  # an L2 fill reads only the sectors its request asked for
         wanted = _popcount(_sector_masks(g_addr, g_active, g_width, lines, offsets,
@@ -166,22 +174,25 @@ def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
                 s[j] = min(s[j], wanted[src1[src2[j]]])
     a, s, st, _ = no_fetch_on_write(a, s, st, plain_store, src2)
     if flush:
-        a, s, st = _flush(l2_tags, l2_counters, l2[2], a, s, st)
+        a, s, st = _flush(l2_tags, l2_counters, l2, a, s, st, l2_sets, cold)
     n_writes = 0
     for j in range(st.shape[0]):
         n_writes += st[j] != 0
     requests[3] = st.shape[0] - n_writes  # L2 line fills (load or atomic misses)
     requests[4] = n_writes  # L2 write-backs, kernel-end flush included
+    mall_sets = np.zeros(0, np.int64)
     if has_mall:
         plain_store = st == 1  # everything the L2 writes is a whole-line write-back
-        a, s, st, src3 = _level(mall_tags, mall_counters, mall, a, s, st,
-                                   np.zeros(a.shape[0], np.int64))
+        at_mall = np.zeros(a.shape[0], np.int64)
+        if cold:
+            mall_sets = _sets_of(a, s, at_mall, mall)
+        a, s, st, src3 = _level(mall_tags, mall_counters, mall, a, s, st, at_mall)
         a, s, st, _ = no_fetch_on_write(a, s, st, plain_store, src3)
         if flush and flush_mall:
-            a, s, st = _flush(mall_tags, mall_counters, mall[2], a, s, st)
+            a, s, st = _flush(mall_tags, mall_counters, mall, a, s, st, mall_sets, cold)
     count_stream(s, st, a.shape[0], memory)
     return (order, cu, step, wgs, wg_cu, wg_start, wg_end, waves, lines, offsets,
-            requested, useful, requests, lowest, narrowest)
+            requested, useful, requests, lowest, narrowest, l2_sets, mall_sets)
 
 
 
@@ -215,14 +226,37 @@ def _level(tags, counters, geometry, addr, size, store, inst):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _flush(tags, counters, line_bits, addr, size, store):
-    """The stream with every instance's dirty lines appended as line-sized stores."""
+def _sets_of(addr, size, inst, geometry):
+    """``instance * sets + set`` of every line the requests reach, sorted, once each."""
+    sets, line_bits = geometry[0], geometry[2]
+    size_step = 1 if size.shape[0] > 1 else 0
+    out = []
+    for i in range(addr.shape[0]):
+        a = addr[i]
+        for line in range(a >> line_bits, ((a + size[i * size_step] - 1) >> line_bits) + 1):
+            out.append(inst[i] * sets + line % sets)
+    return np.unique(np.array(out, np.int64))
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _flush(tags, counters, geometry, addr, size, store, touched, cold):
+    """The stream with every instance's dirty lines appended as line-sized stores; with
+    ``cold``, only the ``touched`` sets can hold any (in the order a full sweep finds
+    them: by instance, then set)."""
+    sets, ways, line_bits = geometry[0], geometry[1], geometry[2]
     n = addr.shape[0]
-    buf = np.empty(n + tags.shape[0] * tags.shape[1], np.int64)
+    buf = np.empty(n + (touched.shape[0] * ways if cold else tags.shape[0] * tags.shape[1]),
+                   np.int64)
     buf[:n] = addr
     m = n
-    for i in range(tags.shape[0]):
-        m += collect_dirty(tags[i], counters[i], line_bits, buf[m:])
+    if cold:
+        for f in touched:
+            first = f % sets * ways
+            m += collect_dirty(tags[f // sets, first:first + ways], counters[f // sets],
+                               line_bits, buf[m:])
+    else:
+        for i in range(tags.shape[0]):
+            m += collect_dirty(tags[i], counters[i], line_bits, buf[m:])
     sizes = np.full(m, np.int64(1) << line_bits)
     stores = np.ones(m, np.uint8)
     sizes[:n] = size

@@ -92,6 +92,11 @@ class Op:
     on_done: Callable[[Op], None] | None = None  # e.g. completes the profile record
 
 
+def _spent(*_: Any) -> None:
+    """What a finished ``Op`` holds instead of its work: it never runs twice."""
+    raise RuntimeError("this operation already ran (internal error)")
+
+
 class Scheduler:
     """The process's queue of pending operations and the modeled clocks."""
 
@@ -185,6 +190,10 @@ class Scheduler:
         self._device_end[device] = max(self._device_end.get(device, 0.0), op.end)
         if op.on_done is not None:
             op.on_done(op)
+        # What ran is spent: every op waits on the one before it on its stream, so one
+        # that kept its waits and closures would keep the stream's whole history alive
+        # (every launch's arguments and traces) for the cyclic collector to walk.
+        op.waits, op.run, op.duration, op.on_done = [], _spent, _spent, None
 
     def wait_host(self, op: Op | None) -> None:
         """The host blocks until ``op`` completes: run it and advance the host clock."""

@@ -89,7 +89,10 @@ def test_replay_equals_the_level_by_level_model(seed, workgroups, waves_per_wg, 
     tr = random_trace(seed, workgroups, waves_per_wg, max_rows, lds, atomic, stride)
     reference = GpuMemoryModel(spec, hash_sets=hash_sets, sectors=sectors)
     compiled = GpuMemoryModel(spec, hash_sets=hash_sets, sectors=sectors)
-    for _ in range(2):  # cold, then warm L2 and MALL with the first run's lines
+    for k in range(3):  # cold, then warm L2 and MALL with the first run's lines, then
+        if k == 2:      # cold again (the flush sweeps only the sets the replay filled)
+            reference.reset()
+            compiled.reset()
         want = reference.run(tr, workgroups_per_cu=slots, flush_mall=flush_mall, detail=False)
         got = replay(compiled, tr, workgroups_per_cu=slots, flush_mall=flush_mall)
         same(want, got)
@@ -97,6 +100,9 @@ def test_replay_equals_the_level_by_level_model(seed, workgroups, waves_per_wg, 
             assert np.array_equal(reference.tags[name], compiled.tags[name]), name
             assert np.array_equal(reference.counters[name], compiled.counters[name]), name
         assert np.array_equal(reference.memory, compiled.memory)
+    compiled.reset()  # after a cold replay: only the sets it filled are cleared
+    for name in compiled.tags:
+        assert (compiled.tags[name] == -1).all(), name
 
 
 def test_unflushed_and_default_residency_agree():

@@ -192,3 +192,27 @@ def test_numba_style_stream_and_event_objects():
     stop.synchronize()
     assert start.elapsed_time(stop) > 0 and stop.query()
     assert d.copy_to_host().sum() == 0
+
+
+def test_a_finished_launch_keeps_nothing_alive():
+    """Each operation waits on the one before it on its stream; once run it must let go,
+    or the stream would keep every launch's arguments (and first-launch traces) alive."""
+    import gc
+    import weakref
+
+    @hip.jit
+    def inc(a):
+        i = hip.grid(1)
+        if i < a.size:
+            a[i] += 1
+
+    host = np.zeros(4096, np.float32)
+    inc[16, 256](host)  # a host array: the launch stages a device copy of it
+    hip.hipDeviceSynchronize()
+    gone = weakref.ref(host)
+    del host
+    for _ in range(3):  # later operations on the same stream
+        inc[16, 256](np.zeros(4096, np.float32))
+    hip.hipDeviceSynchronize()
+    gc.collect()
+    assert gone() is None
