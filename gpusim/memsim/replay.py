@@ -32,6 +32,8 @@ streams).
 
 from __future__ import annotations
 
+import functools
+
 import numba
 import numpy as np
 
@@ -70,10 +72,10 @@ def replay(model: GpuMemoryModel, trace: Trace, *, workgroups_per_cu: int | None
     if workgroups_per_cu is None:
         workgroups_per_cu = resident_workgroups(trace, spec)
     check_shape(spec.xcd_count, spec.cus_per_xcd, workgroups_per_cu)
-    before = {k: v.copy() for k, v in model.counters.items()}
-    mem_before = model.memory.copy()
     mall = model.mall
     cold = model.touched == {}  # reset() since the last run: only filled sets are dirty
+    before = None if cold else {k: v.copy() for k, v in model.counters.items()}  # else 0
+    mem_before = None if cold else model.memory.copy()
     out = _replay(
         np.ascontiguousarray(trace.wave, np.int64),
         np.ascontiguousarray(trace.workgroup, np.int64),
@@ -96,8 +98,8 @@ def replay(model: GpuMemoryModel, trace: Trace, *, workgroups_per_cu: int | None
         raise ValueError("bytes_per_lane must be >= 1")
     if lowest < 0:
         raise ValueError(f"addresses must be >= 0; found {lowest}")
-    per_inst = {k: v - before[k] for k, v in model.counters.items()}
-    mem = model.memory - mem_before
+    per_inst = {k: v - before[k] if before else v.copy() for k, v in model.counters.items()}
+    mem = model.memory - mem_before if mem_before is not None else model.memory.copy()
     lds_summary, lds_sites = model._lds(trace, False)
     lane_ops, hottest, line_stats = _atomic_stats(trace, model.l2.line_bits)
     d = Dispatch(order, cu // spec.cus_per_xcd, cu, step, wgs, wg_cu, wg_start, wg_end,
@@ -196,6 +198,7 @@ def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
 
 
 
+@functools.lru_cache(maxsize=64)  # never written: the same few levels at every first launch
 def _geometry(spec: Cache) -> np.ndarray:
     """A level's numbers for ``_level``: sets, ways, line bits, write-back,
     write-allocate, stores refresh LRU."""
