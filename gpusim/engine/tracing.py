@@ -55,6 +55,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 
 from gpusim.compile import CompiledKernel, compile_kernel
@@ -405,13 +406,28 @@ def _uniform(parts: list[tuple[tuple, list]], b0: int) -> bool:
     """Whether every traced work-group made as many lane accesses and instructions of each
     kind as every other: a kernel whose work does not depend on where in the grid it runs
     (its addresses may: the memory model sees them)."""
-    rows = []
-    for k, (tr, spans) in enumerate(parts):
-        blocks = _blocks(k, spans, b0)
-        stop = np.append(tr[5][blocks[1:]], tr[2][0])
-        rows.append(np.column_stack([stop - tr[5][blocks], tr[6][blocks]]))
-    table = np.concatenate(rows)
-    return bool((table == table[0]).all())
+    first = np.full(1 + parts[0][0][6].shape[1], -1, np.int64)  # the first one's work
+    return all(_same_work(tr[5], tr[6], _blocks(k, spans, b0), tr[2][0], first)
+               for k, (tr, spans) in enumerate(parts))
+
+
+@numba.njit(cache=True, nogil=True)
+def _same_work(starts, counts, blocks, end, first):  # pragma: no cover - compiled
+    """Whether each of ``blocks`` made as many events (up to the next one's start, the
+    last's up to ``end``) and instructions (``counts``) as ``first``, which the first
+    work-group seen fills ([0] < 0: none seen yet)."""
+    for i in range(blocks.shape[0]):
+        b = blocks[i]
+        n = (starts[blocks[i + 1]] if i + 1 < blocks.shape[0] else end) - starts[b]
+        if first[0] < 0:
+            first[0] = n
+            first[1:] = counts[b]
+        if n != first[0]:
+            return False
+        for j in range(counts.shape[1]):
+            if counts[b, j] != first[1 + j]:
+                return False
+    return True
 
 
 def _split(spans: list[tuple[int, int]], workers: int) -> list[list]:

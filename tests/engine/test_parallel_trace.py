@@ -71,3 +71,23 @@ def test_event_limit_keeps_whole_work_groups_of_each_worker():
     assert 1 <= r.traced_workgroups <= 12 and r.sampled
     per_wg = np.bincount(r.trace.workgroup)
     assert set(per_wg[per_wg > 0]) <= {4, 5, 6}  # whole work-groups only (64 lanes)
+
+
+def test_uniform_compares_every_work_groups_events_and_instruction_counts():
+    from gpusim.engine.tracing import _uniform
+
+    def part(starts, end, counts, spans):  # a worker's buffers: tr[2][0], tr[5], tr[6]
+        tr = [None] * 7
+        tr[2], tr[5] = np.array([end, 0, 0, 0]), np.array(starts + [end])
+        tr[6] = np.array(counts)
+        return (tr, spans)
+
+    same = [[3, 1, 0, 0, 0, 0]] * 3
+    assert _uniform([part([0, 10, 20], 30, same, [(1, 3)])], 0)
+    assert not _uniform([part([0, 10, 21], 30, same, [(1, 3)])], 0)  # events differ
+    other = [[3, 1, 0, 0, 0, 0], [3, 1, 0, 0, 0, 0], [3, 2, 0, 0, 0, 0]]
+    assert not _uniform([part([0, 10, 20], 30, other, [(1, 3)])], 0)  # branches differ
+    second = part([0, 0, 0, 5, 15], 25, [[0] * 6] * 3 + [[3, 1, 0, 0, 0, 0]] * 2, [(3, 5)])
+    assert _uniform([part([0, 10, 20], 30, same, [(1, 3)]), second], 0)
+    second[0][6][4, 0] = 4  # a second worker's work-group differs from the first's
+    assert not _uniform([part([0, 10, 20], 30, same, [(1, 3)]), second], 0)
