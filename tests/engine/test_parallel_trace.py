@@ -91,3 +91,43 @@ def test_uniform_compares_every_work_groups_events_and_instruction_counts():
     assert _uniform([part([0, 10, 20], 30, same, [(1, 3)]), second], 0)
     second[0][6][4, 0] = 4  # a second worker's work-group differs from the first's
     assert not _uniform([part([0, 10, 20], 30, same, [(1, 3)]), second], 0)
+
+
+def test_a_loop_free_sample_runs_on_the_launching_thread_a_loop_hands_off(monkeypatch):
+    import gpusim.engine.tracing as tracing
+
+    def looped(a, out, hist):  # the stencil with a loop: a runaway one needs the watchdog
+        i = hip.grid(1)
+        if 0 < i < a.size - 1:
+            s = 0.0
+            for k in range(2):
+                s += a[i - 1 + 2 * k]
+            out[i] = s
+            hip.atomic.add(hist, i % 7, 1)
+
+    seen = []
+    real = tracing.Tracer._build
+
+    def build(self, *args):  # the trace is built from the events: whose thread ran them?
+        seen.append(handed)
+        return real(self, *args)
+
+    handed = False
+    real_run = tracing.run_workers
+
+    def run_workers(*args, **kw):
+        nonlocal handed
+        handed = True
+        return real_run(*args, **kw)
+
+    monkeypatch.setattr(tracing, "run_workers", run_workers)
+    monkeypatch.setattr(tracing.Tracer, "_build", build)
+    for kernel in (stencil, looped):
+        handed = False
+        a = np.arange(64 * 96, dtype=np.float32)
+        out, hist = np.zeros_like(a), np.zeros(7, np.int64)
+        tracer = Tracer(addresses=(1 << 20, 1 << 24, 1 << 28), sample=32)
+        launch(kernel, grid=96, block=64, args=(a, out, hist), device=get_spec("mi300x"),
+               tracer=tracer)
+        assert np.array_equal(out[1:-1], a[:-2] + a[2:]) and tracer.result is not None
+    assert seen == [False, True]
