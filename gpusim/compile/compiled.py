@@ -60,6 +60,12 @@ class CompiledKernel:
         """Whether ``run`` still needs ``finish_compile()`` before it is called."""
         return self.pending is not None
 
+    @property
+    def loop_free(self) -> bool:
+        """Whether the kernel and its device functions have no ``while`` or ``for``: each
+        work-group is straight-line code that ends soon (no watchdog needed for it)."""
+        return not any(s.what == "loop" for s in self.sites)
+
     def finish_compile(self) -> None:
         """Compile ``run``'s machine code now if ``compile_kernel(defer=True)`` left it
         (a no-op otherwise); raises its ``KernelCompileError``. Call it on the launching

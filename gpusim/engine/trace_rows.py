@@ -40,9 +40,11 @@ _RI_SHIFT = THREAD_BITS + SITE_KIND_BITS
 def _assign(keys, wave_bits, n_sk):
     n = keys.shape[0]
     row_of = np.empty(n, np.int64)
-    row_sk = np.empty(n, np.int64)
-    row_wave = np.empty(n, np.int64)
-    row_first = np.empty(n, np.int64)
+    # a row per wave instruction: usually far fewer than events (fresh pages fault)
+    cap = min(n, 64 + n // 16)
+    row_sk = np.empty(cap, np.int64)
+    row_wave = np.empty(cap, np.int64)
+    row_first = np.empty(cap, np.int64)
     occ = np.zeros(n_sk, np.int64)  # the current thread's executions of each site-kind
     owner = np.full(n_sk, -1, np.int64)  # the event that started occ[sk]'s thread
     used = np.zeros(n_sk, np.int64)  # k's the current (instance, wave) has rows for
@@ -75,11 +77,22 @@ def _assign(keys, wave_bits, n_sk):
         if r < 0:
             r = nrows
             nrows += 1
+            if r == cap:  # more rows than guessed: grow
+                cap = min(n, 2 * cap)
+                row_sk, row_wave, row_first = (_grown(row_sk, cap), _grown(row_wave, cap),
+                                               _grown(row_first, cap))
             rowmap[sk, k] = r
             row_sk[r], row_wave[r], row_first[r] = sk, w, e
             used[sk] = max(used[sk], k + 1)
         row_of[e] = r
     return row_of, row_sk[:nrows].copy(), row_wave[:nrows].copy(), row_first[:nrows].copy()
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _grown(a, size):
+    out = np.empty(size, a.dtype)
+    out[:a.shape[0]] = a
+    return out
 
 
 def assign_rows(keys: np.ndarray, wave_size: int, n_sites: int | None = None
@@ -121,6 +134,46 @@ def _fields(row_of, keys, addr, row_sk, row_wave, row_wg, ids, site_bytes, site_
         wg[r] = ids[row_wg[r]]
         wave[r] = wg[r] * waves_per_wg + row_wave[r]
     return table, active, nbytes, kind, space, site, wave, wg
+
+
+@numba.njit(cache=True, nogil=True)
+def _trace_rows(keys, addr, ends, ids, wave_bits, n_sk, site_bytes, site_space,
+                waves_per_wg, max_rows):  # fmt: skip
+    row_of, row_sk, row_wave, row_first = _assign(keys, wave_bits, n_sk)
+    row_wg = np.searchsorted(ends, row_first, side="right")  # index into ids
+    kept, nrows, cut = ids.shape[0], row_sk.shape[0], False
+    if nrows > max_rows:  # keep whole work-groups while they fit
+        over = row_wg[max_rows]  # the work-group that does not
+        if over > 0:
+            kept, nrows = over, np.searchsorted(row_wg, over)
+        else:  # the first one alone is too big: keep its first rows
+            kept, nrows, cut = 1, max_rows, True
+    fields = _fields(row_of, keys, addr, row_sk, row_wave, row_wg, ids, site_bytes,
+                     site_space, nrows, np.int64(1) << wave_bits, waves_per_wg)
+    per = np.zeros(8, np.int64)  # rows per space * 4 + kind
+    for r in range(nrows):
+        per[fields[4][r] * 4 + fields[3][r]] += 1
+    return fields, kept, cut, per
+
+
+def trace_rows(keys: np.ndarray, addr: np.ndarray, ends: np.ndarray, ids: np.ndarray,
+               wave_size: int, site_bytes: np.ndarray, site_space: np.ndarray,
+               waves_per_wg: int, max_rows: int) -> tuple:
+    """The work-groups' lane events (``keys``, ``addr``; work-group ``ids[j]``'s end
+    before ``ends[j]``) as ``Trace`` fields, in one compiled call: ``assign_rows``, then
+    ``rows_to_fields`` for the work-groups whose rows fit ``max_rows`` (part of the first
+    if it alone does not). Returns (fields, work-groups kept, whether the first was cut,
+    rows per ``space * 4 + kind``).
+
+    >>> keys = np.array([(1 << 26) | (4 << 10) | t for t in range(4)], np.int64)  # site 1
+    >>> f, kept, cut, per = trace_rows(keys, keys * 0 + 64, np.array([2, 4]),
+    ...     np.array([7, 9]), 2, np.array([4, 8], np.int32), np.array([0, 1], np.int8), 1, 99)
+    >>> f[7].tolist(), kept, cut, per.tolist()     # one LDS load per work-group
+    ([7, 9], 2, False, [0, 0, 0, 0, 2, 0, 0, 0])
+    """
+    return _trace_rows(np.ascontiguousarray(keys, np.int64), np.ascontiguousarray(addr),
+                       ends, ids, _wave_bits(wave_size), site_bytes.shape[0] * 4,
+                       site_bytes, site_space, waves_per_wg, max_rows)
 
 
 def rows_to_fields(row_of: np.ndarray, keys: np.ndarray, addr: np.ndarray, nrows: int,

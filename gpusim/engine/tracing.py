@@ -51,6 +51,7 @@ whole launch.
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 import warnings
@@ -62,7 +63,7 @@ import numpy as np
 
 from gpusim.compile import CompiledKernel, compile_kernel
 from gpusim.compile import trace as tracelib
-from gpusim.engine.trace_rows import assign_rows, rows_to_fields
+from gpusim.engine.trace_rows import trace_rows
 from gpusim.engine.watchdog import STOP_FAULT
 from gpusim.engine.workers import host_cores, run_workers
 from gpusim.errors import KernelCompileError
@@ -77,6 +78,10 @@ class TraceLimits:
     max_workgroups: int = 2048
     max_events: int = 1 << 23  # 128 MiB of lane events while tracing
     max_rows: int = 1 << 17  # wavefront instructions kept (75 MiB at wave64, worst case)
+    # a spread sample (the default model) stops adding work-groups past this many lane
+    # events: every event costs ~50 ns to trace, turn into rows and replay, so a heavy
+    # work-group's sample is a few of them (a 512^2 tiled matmul's: one, 0.3 M events)
+    sample_events: int = 1 << 16
 
 
 LIMITS = TraceLimits()
@@ -186,9 +191,11 @@ class Tracer:
             return []
         lim, nblocks = self.limits, math.prod(grid)
         nt, nuser = math.prod(block), len(ck.params)
-        plan = (plan_spans(nblocks, self.sample, device.xcd_count) if self.sample
-                else [(0, min(nblocks, lim.max_workgroups))])
-        phases = _phases(plan) if self.sample else [plan]
+        if self.sample:  # the same few plans at every first launch
+            plan, phases = _sample_plan(nblocks, self.sample, device.xcd_count)
+        else:
+            plan = [(0, min(nblocks, lim.max_workgroups))]
+            phases = [plan]
         events, keys = _event_buffers(lim.max_events)  # reused: no page faults each time
         addresses = np.array([self._address(k, a) for k, a in enumerate(call_args[:nuser])]
                              + [0] * (nuser == 0), np.int64)
@@ -198,10 +205,10 @@ class Tracer:
 
         def buffers(lo: int, hi: int, k: int) -> tuple:
             # the trace variant files work-group b's events under tr[5][b], tr[6][b]
-            tr = tracelib.buffers(0, nt, len(addresses))  # (tr[5], tr[6] for one)
             meta = np.zeros(64, np.int64)[:4]  # its own cache lines: it counts every event
-            return (events[lo:hi], keys[lo:hi], meta, tr[3], addresses,
-                    *_workgroup_buffers(k, last, tr[6].shape[1]))
+            per_thread = np.zeros((len(tracelib.COUNTERS), nt + 1), np.int64)  # tr[3]
+            return (events[lo:hi], keys[lo:hi], meta, per_thread, addresses,
+                    *_workgroup_buffers(k, last, len(tracelib.COUNTERS)))
 
         def run_spans(tr: tuple, spans: list[tuple[int, int]]) -> None:
             ws = tk.workspace(nt, dynamic_lds_bytes)
@@ -233,7 +240,8 @@ class Tracer:
             if errors:
                 return errors
             n0 = max(1, int(parts[0][0][2][0]))
-            fitted = _fit([s for p in phases for s in p], 1 + max(0, lim.max_events - n0) // n0)
+            room = min(lim.max_events, lim.sample_events) if self.sample else lim.max_events
+            fitted = _fit([s for p in phases for s in p], 1 + max(0, room - n0) // n0)
             head = fitted[:len(phases[0])]
             groups = _split(head, cores)
             more = len(groups)  # groups from here on run only if the first phase varies
@@ -259,7 +267,7 @@ class Tracer:
         self.spans = [(plan[0][0], plan[0][0] + 1)]
         _buffer_lock.acquire()  # released by finish(), once the Trace is built
         try:
-            if self.sample and not any(s.what == "loop" for s in tk.sites):
+            if self.sample and tk.loop_free:
                 errors = _bounded(lambda: trace(_inline, 1), ctl)  # straight-line code
             elif self.sample:  # a few dozen work-groups: one thread, one hand-off for them all
                 errors = run_workers(lambda: trace(_inline, 1), ctl, 1, config.watchdog_seconds)
@@ -330,31 +338,35 @@ class Tracer:
     def _build(self, tk: CompiledKernel, merged: tuple, grid: tuple, block: tuple,
                wave_size: int) -> TracedLaunch:
         """The Trace of the work-groups whose events all fit (at least part of the first)."""
-        lim = self.limits
         keys, addr, ids, ends, wg_counts, truncated = merged
-        kept = len(ids)
-        sites = dict(tk.ir.trace_sites)
-        nsite = max(sites, default=-1) + 1
-        row_of, row_sk, row_wave, row_first = assign_rows(keys, wave_size, nsite)
-        wg = np.searchsorted(ends[:kept], row_first, side="right")  # index into ids
-        nrows = len(row_sk)
-        if nrows > lim.max_rows:  # keep whole work-groups while they fit
-            over = int(wg[lim.max_rows])  # the work-group that does not
-            if over > 0:
-                kept, nrows = over, int(np.searchsorted(wg, over))
-            else:  # the first one alone is too big: keep its first rows
-                kept, nrows, truncated = 1, lim.max_rows, True
+        sites, nbytes, space, shown = _site_tables(tk)
+        waves_per_wg = -(-math.prod(block) // wave_size)
+        fields, kept, cut, per = trace_rows(keys, addr, ends, ids, wave_size, nbytes, space,
+                                            waves_per_wg, self.limits.max_rows)
+        truncated = truncated or cut
         info = LaunchInfo(grid, block, wave_size, sampled=kept < math.prod(grid) or truncated,
                           sampled_workgroups=ids[:kept], kernel=tk.name)
+        trace = Trace(*fields, info, shown)
+        counts = _instruction_counts(per, wg_counts[:kept].sum(axis=0), info)
+        return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated)
+
+
+_tables: dict[int, tuple] = {}  # id of a trace variant (kept alive in _variants) -> tables
+
+
+def _site_tables(tk: CompiledKernel) -> tuple:
+    """A trace variant's sites (shared by its traces: read-only): site -> TraceSite, bytes
+    and space per site number, site -> ``Site`` for views."""
+    tables = _tables.get(id(tk))
+    if tables is None:
+        sites = dict(tk.ir.trace_sites)
+        nsite = max(sites, default=-1) + 1
         nbytes, space = np.zeros(nsite, np.int32), np.zeros(nsite, np.int8)
         for s, t in sites.items():
             nbytes[s], space[s] = t.bytes, LDS if t.space == "shared" else GLOBAL
-        fields = rows_to_fields(row_of, keys, addr, nrows, wave_size,
-                                (row_sk, row_wave, wg, ids), nbytes, space,
-                                info.waves_per_workgroup)
-        trace = Trace(*fields, info, {s: Site(t.line, t.text) for s, t in sites.items()})
-        counts = _instruction_counts(trace, wg_counts[:kept].sum(axis=0), info)
-        return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated)
+        tables = _tables[id(tk)] = (sites, nbytes, space,
+                                    {s: Site(t.line, t.text) for s, t in sites.items()})
+    return tables
 
 
 def plan_spans(nblocks: int, sample: int, xcds: int = 1) -> list[tuple[int, int]]:
@@ -376,6 +388,13 @@ def plan_spans(nblocks: int, sample: int, xcds: int = 1) -> list[tuple[int, int]
     step = nblocks // runs
     starts = [min(k * step + 3 * k * span, nblocks - span) for k in range(runs)]
     return [(s, s + span) for s in sorted(set(starts))]
+
+
+@functools.lru_cache(maxsize=256)  # a first launch's time counts: ~20 us cold
+def _sample_plan(nblocks: int, sample: int, xcds: int) -> tuple[list, list]:
+    """``plan_spans`` and its ``_phases`` (callers do not change them)."""
+    plan = plan_spans(nblocks, sample, xcds)
+    return plan, _phases(plan)
 
 
 def _phases(plan: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
@@ -455,6 +474,8 @@ def _split(spans: list[tuple[int, int]], workers: int) -> list[list]:
     >>> _split([(0, 10), (20, 30)], 4)
     [[(0, 5)], [(5, 10)], [(20, 25)], [(25, 30)]]
     """
+    if workers == 1:  # a sample: one group
+        return [list(spans)]
     total = sum(e - s for s, e in spans)
     per = max(1, -(-total // workers))
     groups: list[list] = [[]]
@@ -511,10 +532,12 @@ def _fit(plan: list[tuple[int, int]], most: int) -> list[tuple[int, int]]:
     return out
 
 
-def _instruction_counts(trace: Trace, traced: np.ndarray, info: LaunchInfo) -> InstructionCounts:
-    """Whole-launch counts: traced work-groups' totals x ``info.scale``."""
+def _instruction_counts(per: np.ndarray, traced: np.ndarray, info: LaunchInfo
+                        ) -> InstructionCounts:
+    """Whole-launch counts: traced work-groups' totals x ``info.scale``; ``per``: the
+    trace's rows per ``space * 4 + kind`` (memory instructions), ``traced``: the
+    work-groups' summed VALU, branch, FLOP, SALU, SMEM and FMA counts."""
     s = info.scale
-    per = np.bincount(trace.space.astype(np.int64) * 4 + trace.kind, minlength=8)  # one pass
 
     def rows(space: int, kind: int | None = None) -> int:
         n = per[space * 4:space * 4 + 4].sum() if kind is None else per[space * 4 + kind]

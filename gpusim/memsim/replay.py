@@ -166,7 +166,8 @@ def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
     requests[0] = fills  # vL1D fills
     requests[2] = is_atomic.sum()
     requests[1] = st.shape[0] - fills - requests[2]  # write-throughs
-    l2_sets = _sets_of(a, s, xcd, l2) if cold else np.zeros(0, np.int64)
+    l2_sets = (_sets_of(a, s, xcd, l2, l2_tags.shape[0]) if cold
+               else np.zeros(0, np.int64))
     a, s, st, src2 = _level(l2_tags, l2_counters, l2, a, s, st, xcd)
     if sector_bits:  # an L2 fill reads only the sectors its request asked for
         wanted = _popcount(_sector_masks(g_addr, g_active, g_width, lines, offsets,
@@ -187,7 +188,7 @@ def _replay(wave, workgroup, space, kind, addr, active, width, xcds, cus, slots,
         plain_store = st == 1  # everything the L2 writes is a whole-line write-back
         at_mall = np.zeros(a.shape[0], np.int64)
         if cold:
-            mall_sets = _sets_of(a, s, at_mall, mall)
+            mall_sets = _sets_of(a, s, at_mall, mall, mall_tags.shape[0])
         a, s, st, src3 = _level(mall_tags, mall_counters, mall, a, s, st, at_mall)
         a, s, st, _ = no_fetch_on_write(a, s, st, plain_store, src3)
         if flush and flush_mall:
@@ -229,16 +230,33 @@ def _level(tags, counters, geometry, addr, size, store, inst):
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
-def _sets_of(addr, size, inst, geometry):
+def _sets_of(addr, size, inst, geometry, instances):
     """``instance * sets + set`` of every line the requests reach, sorted, once each."""
     sets, line_bits = geometry[0], geometry[2]
     size_step = 1 if size.shape[0] > 1 else 0
-    out = []
+    seen = np.zeros(instances * sets, np.bool_)
+    out = np.empty(min(seen.shape[0], 2 * addr.shape[0] + 16), np.int64)
+    n = 0
     for i in range(addr.shape[0]):
         a = addr[i]
         for line in range(a >> line_bits, ((a + size[i * size_step] - 1) >> line_bits) + 1):
-            out.append(inst[i] * sets + line % sets)
-    return np.unique(np.array(out, np.int64))
+            f = inst[i] * sets + line % sets
+            if not seen[f]:
+                seen[f] = True
+                if n == out.shape[0]:  # requests spanning several lines: grow
+                    bigger = np.empty(min(seen.shape[0], 2 * n), np.int64)
+                    bigger[:n] = out
+                    out = bigger
+                out[n] = f
+                n += 1
+    if 16 * n < seen.shape[0]:  # a few: sort them
+        return np.sort(out[:n])
+    n = 0  # many: the flags hold them in order
+    for f in range(seen.shape[0]):
+        if seen[f]:
+            out[n] = f
+            n += 1
+    return out[:n].copy()
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

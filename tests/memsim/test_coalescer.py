@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from gpusim.memsim import Cache, Hierarchy, coalesce
+from gpusim.memsim.coalescer import sector_bytes
 
 LANES = np.arange(64, dtype=np.int64)
 BASE = 1 << 20  # a 128 B aligned buffer start
@@ -41,15 +42,23 @@ def test_random_lanes_request_their_distinct_lines_in_first_touch_order():
         assert c.lines[c.offsets[k] : c.offsets[k + 1]].tolist() == lines[np.sort(first)].tolist()
 
 
+def _lanes(rng: np.random.Generator, order: str, n: int = 60) -> tuple:
+    """(addresses, active) of ``n`` instructions: lanes in address order (the no-hash
+    path), in random order (the hash path), or dense (every lane active, each at most a
+    line past the one before: the one-run path), with repeats and overlaps."""
+    if order == "dense":
+        gaps = rng.choice([0, 1, 4, 8, 64, 128], (n, 64), p=[.1, .1, .5, .1, .1, .1])
+        return rng.integers(0, 1 << 12, (n, 1)) + np.cumsum(gaps, axis=1), np.ones((n, 64), bool)
+    addr = rng.integers(0, 1 << 12, (n, 64)) * rng.choice([1, 2, 4, 64], (n, 1))
+    return (np.sort(addr, axis=1) if order == "ordered" else addr), rng.random((n, 64)) < 0.9
+
+
 @pytest.mark.parametrize("width", [1, 4, 6, 16, 200])
-@pytest.mark.parametrize("ordered", [True, False])
-def test_lines_and_useful_bytes_match_numpy(width, ordered):
-    """Lanes in address order (the coalescer's no-hash path) and in random order, with
-    repeats, overlaps, unaligned widths and inactive lanes, against NumPy's byte sets."""
+@pytest.mark.parametrize("order", ["ordered", "random", "dense"])
+def test_lines_and_useful_bytes_match_numpy(width, order):
+    """Every path of the coalescer, with unaligned widths, against NumPy's byte sets."""
     rng = np.random.default_rng(width)
-    addr = rng.integers(0, 1 << 12, (60, 64)) * rng.choice([1, 2, 4, 64], (60, 1))
-    addr = np.sort(addr, axis=1) if ordered else addr
-    active = rng.random((60, 64)) < 0.9
+    addr, active = _lanes(rng, order)
     c = coalesce(addr, active=active, bytes_per_lane=width, line=128)
     for k in range(60):
         starts = addr[k][active[k]]
@@ -59,6 +68,22 @@ def test_lines_and_useful_bytes_match_numpy(width, ordered):
         assert c.lines[c.offsets[k]:c.offsets[k + 1]].tolist() == lines[np.sort(first)].tolist()
         assert c.bytes_useful[k] == len(np.unique(touched))
         assert c.bytes_requested[k] == len(starts) * width
+
+
+@pytest.mark.parametrize("width", [1, 4, 16, 200])
+@pytest.mark.parametrize("order", ["ordered", "random", "dense"])
+def test_sector_bytes_match_numpy(width, order):
+    """Per line request, the 32-byte sectors its instruction's lanes touch in it."""
+    rng = np.random.default_rng(width + 7)
+    addr, active = _lanes(rng, order)
+    c = coalesce(addr, active=active, bytes_per_lane=width, line=128)
+    got = sector_bytes(c, addr, active, width)
+    for k in range(60):
+        starts = addr[k][active[k]]
+        touched = (starts[:, None] + np.arange(width)).ravel()
+        for j in range(c.offsets[k], c.offsets[k + 1]):
+            mine = touched[touched // 128 * 128 == c.lines[j]]
+            assert got[j] == 32 * len(np.unique(mine // 32))
 
 
 def test_lane_straddling_a_line_touches_both():

@@ -127,3 +127,21 @@ def test_bad_addresses_and_residency_say_so():
     ok = Trace.from_lane_addresses(1, 64, lambda t: [Access(4 * t.gid)])
     with pytest.raises(ValueError, match="not one workgroup fits"):
         replay(GpuMemoryModel("mi300x"), ok, workgroups_per_cu=0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(lines=st.lists(st.integers(0, 5000), min_size=0, max_size=300),
+       spread=st.sampled_from([1, 3]), instances=st.sampled_from([1, 4]))
+def test_sets_a_cold_replay_reached_are_numpys_unique(lines, spread, instances):
+    """Few sets (sorted) and most of them (read from the flags) alike."""
+    from gpusim.memsim.replay import _sets_of
+
+    sets, line_bits = 64, 7
+    addr = np.array(lines, np.int64) << line_bits
+    size = np.full(1, spread << line_bits, np.int64)  # every request 1 or 3 lines long
+    inst = np.arange(len(lines), dtype=np.int64) % instances
+    geometry = np.array([sets, 4, line_bits, 1, 1, 1], np.int64)
+    want = [int(i) * sets + (ln + d) % sets
+            for ln, i in zip(lines, inst, strict=True) for d in range(spread)]
+    got = _sets_of(addr, size, inst, geometry, instances)
+    assert got.tolist() == sorted(set(want))

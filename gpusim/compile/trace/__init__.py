@@ -6,8 +6,8 @@ See README.md in this folder for the data flow.
 >>> from gpusim.compile.trace import buffers, finish
 """
 
-from gpusim.compile.trace.events import SITE_KIND_BITS, THREAD_BITS, buffers, finish
+from gpusim.compile.trace.events import COUNTERS, SITE_KIND_BITS, THREAD_BITS, buffers, finish
 from gpusim.compile.trace.instrument import TraceInstrument, TraceSite
 
-__all__ = ["TraceInstrument", "TraceSite", "buffers", "finish", "SITE_KIND_BITS",
+__all__ = ["COUNTERS", "TraceInstrument", "TraceSite", "buffers", "finish", "SITE_KIND_BITS",
            "THREAD_BITS"]
