@@ -174,11 +174,12 @@ class Tracer:
         self._pending: tuple | None = None  # what finish() builds the Trace from
 
     def run(self, ck: CompiledKernel, call_args: tuple, grid: tuple, block: tuple,
-            dynamic_lds_bytes: int, device: Any) -> list[BaseException]:
+            dynamic_lds_bytes: int, device: Any, here: bool = False) -> list[BaseException]:
         """Run the traced work-groups instrumented; returns the errors the workers raised.
 
         The first traced work-group runs alone first: its event count sizes how many more
-        fit the buffers (``spans``), which then run on the host's cores.
+        fit the buffers (``spans``), which then run on the host's cores. ``here``: a
+        sample, on this thread, a worker already (``Launch.run``).
         """
         from gpusim.config import config
 
@@ -191,11 +192,8 @@ class Tracer:
             return []
         lim, nblocks = self.limits, math.prod(grid)
         nt, nuser = math.prod(block), len(ck.params)
-        if self.sample:  # the same few plans at every first launch
-            plan, phases = _sample_plan(nblocks, self.sample, device.xcd_count)
-        else:
-            plan = [(0, min(nblocks, lim.max_workgroups))]
-            phases = [plan]
+        plan = self.plan(nblocks, device.xcd_count)
+        phases = _sample_plan(nblocks, self.sample, device.xcd_count)[1] if self.sample else [plan]
         events, keys = _event_buffers(lim.max_events)  # reused: no page faults each time
         addresses = np.array([self._address(k, a) for k, a in enumerate(call_args[:nuser])]
                              + [0] * (nuser == 0), np.int64)
@@ -267,8 +265,8 @@ class Tracer:
         self.spans = [(plan[0][0], plan[0][0] + 1)]
         _buffer_lock.acquire()  # released by finish(), once the Trace is built
         try:
-            if self.sample and tk.loop_free:
-                errors = _bounded(lambda: trace(_inline, 1), ctl)  # straight-line code
+            if self.sample and (here or tk.loop_free):  # a worker, or straight-line code
+                errors = _bounded(lambda: trace(_inline, 1), ctl)
             elif self.sample:  # a few dozen work-groups: one thread, one hand-off for them all
                 errors = run_workers(lambda: trace(_inline, 1), ctl, 1, config.watchdog_seconds)
             else:
@@ -302,6 +300,18 @@ class Tracer:
                 warnings.warn(f"kernel '{tk.name}': {self.failure}", stacklevel=3)
         finally:
             _buffer_lock.release()
+
+    def plan(self, nblocks: int, xcds: int) -> list[tuple[int, int]]:
+        """The work-groups ``run`` may trace, as ranges: a spread sample (``plan_spans``)
+        or a prefix of the grid. It traces fewer when the first ones' events fill the
+        buffers (or ``TraceLimits.sample_events``) or a sample's first phase is uniform.
+
+        >>> Tracer(sample=64).plan(4096, 8)[:2], Tracer().plan(4096, 8)
+        ([(0, 8), (536, 544)], [(0, 2048)])
+        """
+        if self.sample:
+            return _sample_plan(nblocks, self.sample, xcds)[0]
+        return [(0, min(nblocks, self.limits.max_workgroups))]
 
     def covers(self, nblocks: int) -> bool:
         """Whether a sampled launch of ``nblocks`` work-groups traces them all (when their

@@ -65,7 +65,7 @@ from gpusim.memsim.cache import COUNTER_NAMES, Cache, counters_dict
 from gpusim.memsim.coalescer import coalesce, sector_bytes
 from gpusim.memsim.device import MALL_WAYS, levels_for
 from gpusim.memsim.dispatch import Dispatch, dispatch_for
-from gpusim.memsim.lds import LdsConflicts, bank_conflicts
+from gpusim.memsim.lds import LdsConflicts, rows_conflicts
 from gpusim.memsim.lru import access_batch, collect_dirty
 from gpusim.memsim.streams import LevelStream, outcomes
 from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, Trace
@@ -325,14 +325,9 @@ class GpuMemoryModel:
         if not len(rows):  # most kernels: skip the bank model's checks and set-up
             none = np.zeros(0, np.int64)
             return LdsConflicts(none, none, none).summary(), {}
-        r = bank_conflicts(
-            trace.addr[rows],
-            trace.active[rows],
-            trace.bytes_per_lane[rows],
-            trace.kind[rows] != LOAD,
-            banks=self.spec.lds_banks,
-            bank_width=self.spec.lds_bank_width_bytes,
-        )
+        r = rows_conflicts(trace.addr, trace.active, trace.bytes_per_lane,
+                           trace.kind != LOAD, rows, banks=self.spec.lds_banks,
+                           bank_width=self.spec.lds_bank_width_bytes)
         by_site: dict[int, dict[str, float]] = {}
         site = trace.site[rows]
         for s in np.unique(site) if detail else ():
@@ -484,12 +479,45 @@ def _atomic_stats(trace: Trace, line_bits: int) -> tuple[int, int, np.ndarray]:
     rows = np.flatnonzero((trace.space == GLOBAL) & (trace.kind == ATOMIC))
     if not len(rows):
         return 0, 0, np.zeros((0, 2), np.int64)
-    act = trace.active[rows]
-    addr = trace.addr[rows][act]
-    _, counts = np.unique(addr >> 2, return_counts=True)
-    row = np.repeat(np.arange(len(rows), dtype=np.int64), act.sum(axis=1))
-    words, per_word = np.unique(np.stack([row, addr >> line_bits, addr >> 2]), axis=1,
-                                return_counts=True)
-    req, first = np.unique(words[:2], axis=1, return_index=True)  # (row, line) pairs
-    serial = np.maximum.reduceat(per_word, first)
-    return int(addr.size), int(counts.max(initial=0)), np.stack([req[1] << line_bits, serial], 1)
+    lanes, hottest, per_line = _atomic_rows(trace.addr, trace.active, rows, line_bits)
+    return int(lanes), int(hottest), per_line
+
+
+@numba.njit(cache=True, nogil=True)
+def _atomic_rows(addr, active, rows, line_bits):  # pragma: no cover - compiled
+    """``_atomic_stats`` of ``rows``: each row's active words sorted, so that its lines
+    come in order with each word's lanes together."""
+    n = 0
+    for r in rows:
+        for lane in range(addr.shape[1]):
+            n += active[r, lane]
+    every = np.empty(n, np.int64)  # every lane's word, for the busiest one
+    out = np.empty((n, 2), np.int64)
+    words = np.empty(addr.shape[1], np.int64)
+    at = m = 0
+    for r in rows:
+        c = 0
+        for lane in range(addr.shape[1]):
+            if active[r, lane]:
+                words[c] = every[at] = addr[r, lane] >> 2
+                c += 1
+                at += 1
+        mine = np.sort(words[:c])
+        i = 0
+        while i < c:  # one line: its busiest word
+            line, serial = (mine[i] << 2) >> line_bits, 0
+            while i < c and (mine[i] << 2) >> line_bits == line:
+                j = i
+                while j < c and mine[j] == mine[i]:
+                    j += 1
+                serial, i = max(serial, j - i), j
+            out[m, 0], out[m, 1] = line << line_bits, serial
+            m += 1
+    every = np.sort(every)
+    hottest, i = 0, 0
+    while i < n:
+        j = i
+        while j < n and every[j] == every[i]:
+            j += 1
+        hottest, i = max(hottest, j - i), j
+    return n, hottest, out[:m].copy()

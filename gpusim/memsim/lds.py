@@ -46,8 +46,6 @@ from typing import Any
 import numba
 import numpy as np
 
-from gpusim.memsim.hashset import insert, new_table
-
 
 @dataclass(frozen=True)
 class LdsConflicts:
@@ -110,66 +108,112 @@ def bank_conflicts(
         raise ValueError(f"LDS addresses must be >= 0; found {int(addr.min())}")
     if banks <= 0 or bank_width <= 0 or bank_width & (bank_width - 1):
         raise ValueError("banks must be >= 1 and bank_width a power of two")
-    words_per_lane = int(width.max(initial=1)) // bank_width + 2
-    keys, marks = new_table(lanes * words_per_lane)
-    degree, cycles, ideal = _conflicts_batch(
-        np.ascontiguousarray(addr), np.ascontiguousarray(mask),
-        np.ascontiguousarray(width), np.ascontiguousarray(store),
-        banks, bank_width, bank_width.bit_length() - 1, keys, marks,
+    return rows_conflicts(addr, mask, width, store, np.arange(n_inst), banks=banks,
+                          bank_width=bank_width)
+
+
+def rows_conflicts(addresses: np.ndarray, active: np.ndarray, bytes_per_lane: np.ndarray,
+                   is_store: np.ndarray, rows: np.ndarray, *, banks: int = 32,
+                   bank_width: int = 4) -> LdsConflicts:
+    """``bank_conflicts`` of instructions ``rows`` of the tables ``addresses``,
+    ``active`` (instructions x lanes), ``bytes_per_lane`` and ``is_store`` (one per
+    instruction), read in place: a trace's LDS rows without copying them out.
+
+    >>> addr = np.stack([np.arange(64) * 4, np.arange(64) * 128])
+    >>> on, four = np.ones((2, 64), bool), np.full(2, 4)
+    >>> rows_conflicts(addr, on, four, np.zeros(2, bool), np.array([1])).degree.tolist()
+    [32]
+    """
+    degree, cycles, ideal, lowest = _conflicts_rows(
+        np.ascontiguousarray(addresses, np.int64), np.ascontiguousarray(active, np.bool_),
+        np.ascontiguousarray(bytes_per_lane, np.int64), np.ascontiguousarray(is_store, np.bool_),
+        np.ascontiguousarray(rows, np.int64), banks, bank_width, bank_width.bit_length() - 1,
     )  # fmt: skip
+    if lowest < 0:
+        raise ValueError(f"LDS addresses must be >= 0; found {lowest}")
     return LdsConflicts(degree, cycles, ideal)
+
+
+@numba.njit(cache=True, nogil=True)
+def _grouping(width, is_store, lanes, banks, bank_width):
+    """Which grouping of lanes into phases an access form gets: -1 the ``ds_read_b128``
+    groups, else the lanes per phase (consecutive lanes)."""
+    if width == 16 and not is_store and lanes == 64 and banks == 32:
+        return -1
+    wide = bank_width
+    while wide < width:  # b96 is served like b128: round up to a power of two
+        wide *= 2
+    return max(1, banks * bank_width // wide)
 
 
 @numba.njit(cache=True, nogil=True)
 def phase_of_lane(lane, width, is_store, lanes, banks, bank_width):
     """The phase (clock group) a lane is served in; see the module docstring."""
-    if width == 16 and not is_store and lanes == 64 and banks == 32:
+    per_phase = _grouping(width, is_store, lanes, banks, bank_width)
+    if per_phase < 0:
         j = lane % 32  # ds_read_b128 groups: 0-3+20-23, 4-7+16-19, 8-11+28-31, 12-15+24-27
         group = j // 4 if j < 16 else ((j - 16) // 4) ^ 1
         return (lane // 32) * 4 + group
-    wide = bank_width
-    while wide < width:  # b96 is served like b128: round up to a power of two
-        wide *= 2
-    per_phase = max(1, banks * bank_width // wide)
     return lane // per_phase
 
 
 @numba.njit(cache=True, nogil=True)
-def _conflicts_batch(addr, mask, width, store, banks, bank_width, shift, keys, marks):
-    n_inst, lanes = addr.shape
+def _conflicts_rows(addr, mask, width, store, rows, banks, bank_width, shift):
+    """Per row: the phases' worst bank degree, their summed degrees, the active phases;
+    and the lowest active address (checked by the caller)."""
+    n_inst, lanes = rows.shape[0], addr.shape[1]
     degree = np.zeros(n_inst, np.int64)
     cycles = np.zeros(n_inst, np.int64)
     ideal = np.zeros(n_inst, np.int64)
-    per_bank = np.zeros(banks, np.int64)
+    widest = 1
+    for k in range(n_inst):
+        widest = max(widest, width[rows[k]])
+    words = lanes * ((widest >> shift) + 2)  # dwords one phase can touch, at most
+    count = np.zeros(banks, np.int64)  # distinct dwords each bank serves in this phase
+    seen = np.empty((banks, words), np.int64)  # which: a phase's few, scanned, no hashing
+    touched = np.empty(banks, np.int64)  # banks to clear after the phase
     order = np.empty(lanes, np.int64)  # lanes grouped by phase
     first = np.zeros(lanes + 1, np.int64)  # phase p owns order[first[p]:first[p + 1]]
     n_phases = 0
-    prev_w, prev_store = -1, False
-    mark = 0
+    grouped = 0  # the grouping order/first hold (_grouping): 0 none yet
+    lowest = 0
     for k in range(n_inst):
-        w, st = width[k], store[k]
-        if w != prev_w or st != prev_store:  # regroup the lanes only when the form changes
-            prev_w, prev_store = w, st
+        r = rows[k]
+        w, st = width[r], store[r]
+        g = _grouping(w, st, lanes, banks, bank_width)
+        if g != grouped:  # regroup the lanes only when the grouping changes (loads and
+            grouped = g   # stores of one width share it: no regrouping between them)
             n_phases = _group_lanes(w, st, lanes, banks, bank_width, order, first)
         for p in range(n_phases):
-            mark += 1  # a fresh set of dwords for this phase
-            deg = 0
+            deg = n_touched = 0
             for j in range(first[p], first[p + 1]):
                 lane = order[j]
-                if not mask[k, lane]:
+                if not mask[r, lane]:
                     continue
-                a = addr[k, lane]
+                a = addr[r, lane]
+                lowest = min(lowest, a)
                 for d in range(a >> shift, ((a + w - 1) >> shift) + 1):
-                    if insert(keys, marks, mark, d):  # same dword again: broadcast, free
-                        b = d % banks
-                        per_bank[b] += 1
-                        deg = max(deg, per_bank[b])
+                    b = d % banks
+                    c = count[b]
+                    new = True
+                    for q in range(c):  # the same dword again: broadcast, free
+                        if seen[b, q] == d:
+                            new = False
+                            break
+                    if new:
+                        if c == 0:
+                            touched[n_touched] = b
+                            n_touched += 1
+                        seen[b, c] = d
+                        count[b] = c + 1
+                        deg = max(deg, c + 1)
             if deg:
                 degree[k] = max(degree[k], deg)
                 cycles[k] += deg
                 ideal[k] += 1
-                per_bank[:] = 0
-    return degree, cycles, ideal
+            for q in range(n_touched):
+                count[touched[q]] = 0
+    return degree, cycles, ideal, lowest
 
 
 @numba.njit(cache=True, nogil=True)

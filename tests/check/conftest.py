@@ -3,7 +3,6 @@
 
 import pytest
 
-from gpusim.config import config
 from gpusim.devices import get_spec
 from gpusim.engine import launch
 
@@ -24,12 +23,3 @@ def run(mi300x, request):
         launch(kernel, grid=grid, block=block, args=args, dynamic_lds_bytes=shared,
                device=mi300x, reference=reference, check=check)
     return _run
-
-
-@pytest.fixture()
-def watchdog_1s():
-    """gpusim.config.watchdog_seconds = 1 for the test, restored afterwards."""
-    old = config.watchdog_seconds
-    config.watchdog_seconds = 1.0
-    yield 1.0
-    config.watchdog_seconds = old

@@ -1,7 +1,6 @@
 """The watchdog stops runaway kernels, Ctrl-C stops a launch, and the next one runs."""
 
 import _thread
-import signal
 import threading
 import time
 
@@ -40,16 +39,6 @@ def test_runaway_loop_is_stopped_naming_kernel_and_loop(run, watchdog_1s, kernel
     msg = str(err.value)
     assert f"kernel '{kernel.__name__}'" in msg and f"loop at line {line_of(kernel, tag)}" in msg
     vadd_still_works(run)
-
-
-@pytest.fixture
-def sigint_raises():
-    """Python's own Ctrl-C handler, as in a terminal or a Jupyter kernel. A test run
-    started in the background by a shell script inherits SIGINT ignored, and then
-    interrupt_main() does nothing (Python docs, _thread.interrupt_main)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
 
 
 def test_ctrl_c_stops_the_launch_and_the_emulator_stays_usable(run, sigint_raises):

@@ -248,3 +248,35 @@ def test_sampled_trace_scales_memory_counters():
 
 def test_atomic_kind_constant_matches_the_trace_format():
     assert (ATOMIC, LDS, STORE) == (2, 1, 1)
+
+
+def _atomic_reference(trace, line_bits):
+    """The per-line atomic statistics by NumPy's set operations."""
+    rows = np.flatnonzero((trace.space == 0) & (trace.kind == ATOMIC))
+    act = trace.active[rows]
+    addr = trace.addr[rows][act]
+    if not addr.size:
+        return 0, 0, np.zeros((0, 2), np.int64)
+    _, counts = np.unique(addr >> 2, return_counts=True)
+    row = np.repeat(np.arange(len(rows)), act.sum(axis=1))
+    words, per_word = np.unique(np.stack([row, addr >> line_bits, addr >> 2]), axis=1,
+                                return_counts=True)
+    req, first = np.unique(words[:2], axis=1, return_index=True)
+    serial = np.maximum.reduceat(per_word, first)
+    return int(addr.size), int(counts.max()), np.stack([req[1] << line_bits, serial], 1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_atomic_statistics_match_numpys_set_operations(seed):
+    """Contended and spread atomics, inactive lanes, words sharing lines, loads between."""
+    from gpusim.memsim.gpu import _atomic_stats
+
+    rng = np.random.default_rng(seed)
+    spread = [4, 64, 1 << 12, 1 << 20][seed % 4]
+    trace = Trace.from_lane_addresses(
+        4, 128, lambda t: [Access(4 * (t.gid % 7)),
+                           Access(rng.integers(0, spread, t.gid.shape) * 4, kind=ATOMIC,
+                                  active=rng.random(t.gid.shape) < 0.7),
+                           Access(rng.integers(0, spread, t.gid.shape) * 4 + 2, kind=ATOMIC)])
+    got, want = _atomic_stats(trace, 7), _atomic_reference(trace, 7)
+    assert got[:2] == want[:2] and got[2].tolist() == want[2].tolist()
