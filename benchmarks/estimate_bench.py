@@ -11,7 +11,11 @@ the median of its rounds:
             ``estimate.SAMPLE`` work-groups, the memory model and the timing model;
 - relaunch: the model on, same shapes again: the memoised time.
 
-Two kernels: a lab-sized vector add (2^20 floats) and a 4096 x 4096 LDS transpose.
+Lab-sized kernels of the calibration suite: a vector add (2^20 floats), a 4096 x 4096
+LDS transpose, a tree reduction (a loop, LDS, an atomic per block; 2^20 floats), a
+512 x 512 tiled matmul (heavy work-groups: the sample is one of them), a 5-point stencil
+on 1024 x 1024 (uncoalesced: y runs along the lanes; edge work-groups differ, so the
+sample's second phase runs) and a shared-memory histogram (2^20 values, atomics).
 """
 
 from __future__ import annotations
@@ -51,11 +55,24 @@ def bench_estimate() -> list[tuple[str, str]]:
     from gpusim.engine import estimate
 
     rng = np.random.default_rng(0)
-    n, t = suite.N_LAB, suite.TRANSPOSE_N
+    n, t, m, s = suite.N_LAB, suite.TRANSPOSE_N, 512, 1024
+
+    def floats(*shape: int) -> object:
+        return cuda.to_device(rng.random(shape, dtype=np.float32))
+
     cases = [("vector add 2^20", suite.vector_add, (n // 256,), (256,),
-              [cuda.to_device(rng.random(n, dtype=np.float32)) for _ in range(3)]),
+              [floats(n), floats(n), floats(n)]),
              ("LDS transpose 4096^2", suite.transpose_lds, (t // 32, t // 32), (32, 8),
-              [cuda.to_device(rng.random((t, t), dtype=np.float32)) for _ in range(2)])]
+              [floats(t, t), floats(t, t)]),
+             ("tree reduction 2^20", suite.reduce_tree, (n // 256,), (256,),
+              [floats(n), cuda.to_device(np.zeros(1, np.float32))]),
+             ("tiled matmul 512^2", suite.matmul_tiled, (m // 16, m // 16), (16, 16),
+              [floats(m, m), floats(m, m), floats(m, m)]),
+             ("stencil 1024^2", suite.stencil5, (s // 16, s // 16), (16, 16),
+              [floats(s, s), floats(s, s)]),
+             ("LDS histogram 2^20", suite.histogram_shared, (n // 256,), (256,),
+              [cuda.to_device(rng.integers(0, 256, n, dtype=np.int32)),
+               cuda.to_device(np.zeros(256, np.int32))])]
     rows = []
     for label, kernel, grid, block, args in cases:
         def once(kernel=kernel, grid=grid, block=block, args=args) -> None:

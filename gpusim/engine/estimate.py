@@ -10,7 +10,8 @@ trace::
       miss: a Tracer(sample=SAMPLE) --> about SAMPLE work-groups spread over the grid run
                               instrumented (runs of consecutive ones; half of them
                               when the first half's work-groups all do the same work:
-                              ``tracing._phases``), the rest fast
+                              ``tracing._phases``; fewer past ~32 K lane accesses:
+                              ``TraceLimits.sample_events``), the rest fast
             estimate()    --> the memory model on a *scaled machine*, then
                               timing.kernel_time on the real one
 
@@ -56,7 +57,8 @@ from gpusim.occupancy_model import occupancy
 from gpusim.timing import kernel_estimate, kernel_time
 
 ENABLED = True  # False: launches keep the first-order estimate (benchmarks' baseline)
-SAMPLE = 64  # work-groups traced per modeled launch at most (a grid this small: all)
+SAMPLE = 64  # work-groups traced per modeled launch at most (a grid this small: all,
+# unless their lane accesses pass tracing.LIMITS.sample_events)
 MEMO_SIZE = 4096  # remembered launch shapes; the oldest half goes when it is full
 _memo: dict[tuple, tuple[float, dict]] = {}
 _models: dict[DeviceSpec, GpuMemoryModel] = {}

@@ -35,9 +35,7 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 import warnings
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -52,7 +50,7 @@ from gpusim.engine.cooperative import GRID_SYNC_SLOT, check_cooperative
 from gpusim.engine.faults import fault_error
 from gpusim.engine.sanitizer import CheckState
 from gpusim.engine.validate import as_dim3, validate_lds, validate_shape
-from gpusim.engine.watchdog import SLICE_SECONDS, timeout_error
+from gpusim.engine.watchdog import timeout_error
 from gpusim.engine.workers import LaunchTimeoutError, plan_workers, run_workers
 from gpusim.errors import HipError
 
@@ -137,42 +135,33 @@ class Launch:
         ctl = np.zeros(8, dtype=np.int64)  # [0]: stop flag; [1:7]: the first bounds fault
         call_args = ck.device_args(self.args) + tuple(ck.const_arrays) + (lp, ctl) + (
             (state.chk,) if state is not None else ())
-        claims = deque(_claims([], nblocks, chunk))  # popleft() is atomic under the GIL
+        claims = iter(_claims([], nblocks, chunk))  # next() is atomic under the GIL
 
         def worker() -> None:
             ws = ck.workspace(nthreads, dyn, nblocks) if ck.cooperative else ck.workspace(
                 nthreads, dyn)
             extra = (ws,) if ws else ()
             while ctl[0] == 0:
-                try:
-                    b0, b1 = claims.popleft()
-                except IndexError:
+                b0, b1 = next(claims, (0, 0))
+                if b1 == 0:
                     return
                 ck.run(b0, b1, *call_args, *extra)
 
-        tracer, body, meanwhile, traced = self.tracer, worker, None, []
-        if tracer is not None and self.meanwhile is not None:
-            # the launching thread runs the estimate meanwhile, holding the GIL between
-            # its numba calls; each claim needs the GIL, so fewer, larger claims wait
-            # less for it (vector add 2^20, 16 -> 4 claims: first launch CPU 2.05-2.07x
-            # -> 1.92-1.98x a plain one)
-            chunk = max(chunk, nblocks // (workers * 2))
         try:
             errors, left = [], nblocks
-            if tracer is not None and tracer.sample and not tracer.covers(nblocks):
-                # a sample: traced by the first worker beside the fast path (_beside)
-                plan = tracer.plan(nblocks, self.device.xcd_count)
-                claims = deque(_claims(plan, nblocks, chunk))
-                body, meanwhile = self._beside(worker, call_args, plan, claims, traced)
-            elif tracer is not None:  # some work-groups instrumented (tracing.py), first
-                errors = tracer.run(ck, call_args, grid3, block3, dyn, self.device)
-                left -= tracer.planned
-                claims = deque(_claims(tracer.spans, nblocks, chunk))  # the fast path
-                meanwhile = self._meanwhile
+            if self.tracer is not None:  # some work-groups instrumented (tracing.py)
+                errors = self.tracer.run(ck, call_args, grid3, block3, dyn, self.device)
+                left -= self.tracer.planned
+                if self.meanwhile is not None:  # the launching thread runs the estimate
+                    # meanwhile, holding the GIL between its numba calls; each claim needs
+                    # the GIL, so fewer, larger claims wait less for it (vector add 2^20,
+                    # 16 -> 4 claims: first launch CPU 2.05-2.07x -> 1.92-1.98x a plain one)
+                    chunk = max(chunk, nblocks // (workers * 2))
+                claims = iter(_claims(self.tracer.spans, nblocks, chunk))  # the fast path
             if not errors and left > 0:  # does the rest (built here if settle() left it)
                 ck.finish_compile()
-                errors = traced + run_workers(body, ctl, workers, config.watchdog_seconds,
-                                              meanwhile=meanwhile)
+                errors = run_workers(worker, ctl, workers, config.watchdog_seconds,
+                                     meanwhile=self._meanwhile if self.tracer else None)
         except LaunchTimeoutError as exc:
             raise timeout_error(ck, exc.args[0] if exc.args else [], config.watchdog_seconds,
                                 grid3) from None
@@ -183,39 +172,6 @@ class Launch:
                 state.close()  # findings read; shadow memory free for the next launch
         self.grid_syncs = int(ctl[GRID_SYNC_SLOT])  # cooperative kernels count them
         self._raise(errors, ctl, state)
-
-    def _beside(self, worker: Callable[[], None], call_args: tuple,
-                plan: list[tuple[int, int]], claims: deque, errors: list
-                ) -> tuple[Callable[[], None], Callable[[], None]]:
-        """(body, meanwhile) for ``run_workers`` when a sample is traced beside the fast
-        path, in the one hand-off to the workers (each costs ~0.3 ms wall here): the first
-        worker traces the sample (its faults go to ``errors``), hands the fast path the
-        planned work-groups it left (``claims`` hold the others), then runs the fast path
-        too; the launching thread waits for the sample, then builds its Trace and the
-        estimate (``_meanwhile``). The watchdog stops a sample that never ends."""
-        tracer, done, first = self.tracer, threading.Event(), iter([True])
-        tracer.variant(self.kernel)  # compiled here, not on a worker (a failure: untraced)
-
-        def body() -> None:
-            if next(first, False):
-                try:
-                    errors.extend(tracer.run(self.kernel, call_args, self.grid, self.block,
-                                             self.dynamic_lds_bytes, self.device, here=True))
-                    if not errors:
-                        claims.extendleft(reversed(_untraced(plan, tracer.spans)))
-                finally:
-                    done.set()
-            worker()
-
-        def meanwhile() -> None:
-            deadline = time.monotonic() + config.watchdog_seconds
-            while not done.wait(SLICE_SECONDS):  # a Ctrl-C is seen between slices
-                if time.monotonic() > deadline:
-                    return  # a runaway sample: the watchdog reports it
-            if not errors:
-                self._meanwhile()
-
-        return body, meanwhile
 
     def _meanwhile(self) -> None:
         """On the launching thread while the fast path runs: the traced sample's Trace,
@@ -253,24 +209,6 @@ def _claims(done: list[tuple[int, int]], nblocks: int, chunk: int) -> list[tuple
     for s, e in [*sorted(done), (nblocks, nblocks)]:
         out += [(b, min(b + chunk, s)) for b in range(at, s, chunk)]
         at = max(at, e)
-    return out
-
-
-def _untraced(plan: list[tuple[int, int]], spans: list[tuple[int, int]]
-              ) -> list[tuple[int, int]]:
-    """The work-groups of ``plan`` that ``spans`` (within it) do not cover, as ranges.
-
-    >>> _untraced([(0, 8), (100, 108)], [(0, 3), (5, 8)])
-    [(3, 5), (100, 108)]
-    """
-    out = []
-    for s, e in plan:
-        at = s
-        for a, b in sorted(spans):
-            if a < e and b > at:
-                out += [(at, a)] * (a > at)
-                at = b
-        out += [(at, e)] * (e > at)
     return out
 
 

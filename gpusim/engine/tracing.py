@@ -81,7 +81,7 @@ class TraceLimits:
     # a spread sample (the default model) stops adding work-groups past this many lane
     # events: every event costs ~50 ns to trace, turn into rows and replay, so a heavy
     # work-group's sample is a few of them (a 512^2 tiled matmul's: one, 0.3 M events)
-    sample_events: int = 1 << 16
+    sample_events: int = 1 << 15
 
 
 LIMITS = TraceLimits()
@@ -174,12 +174,11 @@ class Tracer:
         self._pending: tuple | None = None  # what finish() builds the Trace from
 
     def run(self, ck: CompiledKernel, call_args: tuple, grid: tuple, block: tuple,
-            dynamic_lds_bytes: int, device: Any, here: bool = False) -> list[BaseException]:
+            dynamic_lds_bytes: int, device: Any) -> list[BaseException]:
         """Run the traced work-groups instrumented; returns the errors the workers raised.
 
         The first traced work-group runs alone first: its event count sizes how many more
-        fit the buffers (``spans``), which then run on the host's cores. ``here``: a
-        sample, on this thread, a worker already (``Launch.run``).
+        fit the buffers (``spans``), which then run on the host's cores.
         """
         from gpusim.config import config
 
@@ -265,8 +264,8 @@ class Tracer:
         self.spans = [(plan[0][0], plan[0][0] + 1)]
         _buffer_lock.acquire()  # released by finish(), once the Trace is built
         try:
-            if self.sample and (here or tk.loop_free):  # a worker, or straight-line code
-                errors = _bounded(lambda: trace(_inline, 1), ctl)
+            if self.sample and tk.loop_free:
+                errors = _bounded(lambda: trace(_inline, 1), ctl)  # straight-line code
             elif self.sample:  # a few dozen work-groups: one thread, one hand-off for them all
                 errors = run_workers(lambda: trace(_inline, 1), ctl, 1, config.watchdog_seconds)
             else:
@@ -315,7 +314,8 @@ class Tracer:
 
     def covers(self, nblocks: int) -> bool:
         """Whether a sampled launch of ``nblocks`` work-groups traces them all (when their
-        events fit the buffers: ``run`` leaves any that do not to the fast path).
+        events fit the buffers and ``TraceLimits.sample_events``: ``run`` leaves any
+        that do not to the fast path).
 
         >>> Tracer(sample=64).covers(64), Tracer(sample=64).covers(65), Tracer().covers(1)
         (True, False, False)

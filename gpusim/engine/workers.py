@@ -30,13 +30,11 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
 from gpusim.engine.watchdog import (  # noqa: F401 - LaunchTimeoutError is imported from here
     STOP_FAULT,
-    STOP_INTERRUPT,
     STOP_WATCHDOG,
     LaunchTimeoutError,
     wait_for_workers,
@@ -94,14 +92,9 @@ def run_workers(body: Callable[[], None], ctl: Any, workers: int, timeout: float
             meanwhile()
         return errors
     futures = [pool().submit(task) for _ in range(workers)]
-    start = time.monotonic()
     try:
         if meanwhile is not None:
             meanwhile()
-    except KeyboardInterrupt:
-        ctl[0] = STOP_INTERRUPT  # stop the workers, then raise it
-        raise
-    finally:  # the watchdog's time counts from the hand-off, meanwhile included
-        left = timeout - (time.monotonic() - start) if timeout > 0 else timeout
-        wait_for_workers(futures, ctl, left, errors)  # raises on timeout or Ctrl-C
+    finally:
+        wait_for_workers(futures, ctl, timeout, errors)  # raises on timeout or Ctrl-C
     return errors

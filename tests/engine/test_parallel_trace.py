@@ -93,14 +93,7 @@ def test_uniform_compares_every_work_groups_events_and_instruction_counts():
     assert not _uniform([part([0, 10, 20], 30, same, [(1, 3)]), second], 0)
 
 
-def test_where_a_sample_is_traced(monkeypatch):
-    """A sample of a bigger grid: the first worker traces it while the others start the
-    fast path, one hand-off for both (a loop in it keeps the watchdog). A grid the sample
-    covers is traced alone: on the launching thread when the kernel has no loop
-    (straight-line code ends soon), handed to a worker when it has one."""
-    import threading
-
-    import gpusim.engine.launcher as launcher
+def test_a_loop_free_sample_runs_on_the_launching_thread_a_loop_hands_off(monkeypatch):
     import gpusim.engine.tracing as tracing
 
     def looped(a, out, hist):  # the stencil with a loop: a runaway one needs the watchdog
@@ -112,32 +105,29 @@ def test_where_a_sample_is_traced(monkeypatch):
             out[i] = s
             hip.atomic.add(hist, i % 7, 1)
 
-    seen = []  # per launch: (traced on the launching thread?, hand-offs to workers)
+    seen = []
+    real = tracing.Tracer._build
 
-    def counted(real):
-        def run_workers(*args, **kw):
-            seen[-1][1] += 1
-            return real(*args, **kw)
-        return run_workers
+    def build(self, *args):  # the trace is built from the events: whose thread ran them?
+        seen.append(handed)
+        return real(self, *args)
 
-    real_inline = tracing._inline
+    handed = False
+    real_run = tracing.run_workers
 
-    def inline(*args):  # runs the traced work-groups, on whichever thread traces them
-        seen[-1][0] = threading.current_thread() is threading.main_thread()
-        return real_inline(*args)
+    def run_workers(*args, **kw):
+        nonlocal handed
+        handed = True
+        return real_run(*args, **kw)
 
-    monkeypatch.setattr(tracing, "_inline", inline)
-    monkeypatch.setattr(tracing, "run_workers", counted(tracing.run_workers))
-    monkeypatch.setattr(launcher, "run_workers", counted(launcher.run_workers))
+    monkeypatch.setattr(tracing, "run_workers", run_workers)
+    monkeypatch.setattr(tracing.Tracer, "_build", build)
     for kernel in (stencil, looped):
-        for groups in (96, 32):
-            seen.append([None, 0])
-            a = np.arange(64 * groups, dtype=np.float32)
-            out, hist = np.zeros_like(a), np.zeros(7, np.int64)
-            tracer = Tracer(addresses=(1 << 20, 1 << 24, 1 << 28), sample=32)
-            launch(kernel, grid=groups, block=64, args=(a, out, hist),
-                   device=get_spec("mi300x"), tracer=tracer)
-            assert np.array_equal(out[1:-1], a[:-2] + a[2:]) and tracer.result is not None
-            assert 0 < tracer.result.traced_workgroups <= 32 < groups or (
-                tracer.result.traced_workgroups == groups)
-    assert seen == [[False, 1], [True, 0], [False, 1], [False, 1]]
+        handed = False
+        a = np.arange(64 * 96, dtype=np.float32)
+        out, hist = np.zeros_like(a), np.zeros(7, np.int64)
+        tracer = Tracer(addresses=(1 << 20, 1 << 24, 1 << 28), sample=32)
+        launch(kernel, grid=96, block=64, args=(a, out, hist), device=get_spec("mi300x"),
+               tracer=tracer)
+        assert np.array_equal(out[1:-1], a[:-2] + a[2:]) and tracer.result is not None
+    assert seen == [False, True]

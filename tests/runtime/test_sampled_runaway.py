@@ -1,6 +1,6 @@
-"""A first launch's sample is traced beside the fast path (engine/launcher.py ``_beside``):
-a runaway loop in it is still stopped by the watchdog, and by Ctrl-C, and the emulator
-runs the next launch."""
+"""A first launch under the default model traces a sample of the work-groups; a kernel
+with a loop has it traced by a worker (engine/tracing.py), so that a runaway loop in it
+is stopped by the watchdog, once, and by Ctrl-C, and the emulator runs the next launch."""
 
 import _thread
 import threading
@@ -16,7 +16,7 @@ from gpusim.engine.tracing import traced_variant
 from gpusim.errors import HipError, hipError_t
 
 K = kernels.jitted("spin_for", "vadd")
-GROUPS = 4 * estimate.SAMPLE  # more than a sample: traced beside the fast path
+GROUPS = 4 * estimate.SAMPLE  # more than a sample: the rest runs on the fast path
 
 
 def still_works() -> None:
