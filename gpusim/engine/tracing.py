@@ -361,22 +361,22 @@ class Tracer:
         return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated)
 
 
-_tables: dict[int, tuple] = {}  # id of a trace variant (kept alive in _variants) -> tables
+_tables: dict[int, tuple] = {}  # id of a trace variant -> (the variant, its tables)
 
 
 def _site_tables(tk: CompiledKernel) -> tuple:
     """A trace variant's sites (shared by its traces: read-only): site -> TraceSite, bytes
     and space per site number, site -> ``Site`` for views."""
-    tables = _tables.get(id(tk))
-    if tables is None:
+    entry = _tables.get(id(tk))
+    if entry is None or entry[0] is not tk:  # (an id can be reused once its owner is gone)
         sites = dict(tk.ir.trace_sites)
         nsite = max(sites, default=-1) + 1
         nbytes, space = np.zeros(nsite, np.int32), np.zeros(nsite, np.int8)
         for s, t in sites.items():
             nbytes[s], space[s] = t.bytes, LDS if t.space == "shared" else GLOBAL
-        tables = _tables[id(tk)] = (sites, nbytes, space,
-                                    {s: Site(t.line, t.text) for s, t in sites.items()})
-    return tables
+        entry = _tables[id(tk)] = (tk, sites, nbytes, space,
+                                   {s: Site(t.line, t.text) for s, t in sites.items()})
+    return entry[1:]
 
 
 def plan_spans(nblocks: int, sample: int, xcds: int = 1) -> list[tuple[int, int]]:
