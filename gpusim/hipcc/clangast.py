@@ -3,8 +3,9 @@ facts about a node that libclang's Python bindings do not expose (operator spell
 literal values).
 
 The source is parsed as HIP (``-x hip``) for the host side only, against gpusim's own
-small headers (``include/``) instead of ROCm's or the system's: the parse is the same on
-every machine and needs no GPU toolchain.
+HIP headers (``include/``, in ROCm's layout) and the standard library of the C++
+compiler that builds the host half (zig's clang 18 and libc++, ``toolchain``): the parse
+needs no ROCm and no GPU toolchain.
 
 >>> tu = parse("int f(int a) { return a * 2; }")
 >>> fn = next(c for c in tu.cursor.get_children() if c.spelling == "f")
@@ -26,38 +27,39 @@ from gpusim.errors import KernelCompileError, hipError_t
 FILENAME = "hip_cell.hip"
 INCLUDE_DIR = Path(__file__).with_name("include")
 ARGS = ["-x", "hip", "-std=c++17", "-nogpuinc", "-nogpulib", "--cuda-host-only",
-        "-nostdinc", "-nostdinc++", "-isystem", str(INCLUDE_DIR), "-Wno-unused-value",
+        "-nostdinc", "-nostdinc++", "-Wno-unused-value",
         "-include", "hip/hip_runtime.h"]  # as hipcc does: HIP names need no #include
-
-
-_HEADERS = ("hip/hip_runtime.h", "cstdio", "cstdlib", "cmath", "vector", "cstddef", "stdio.h",
-            "stdlib.h", "math.h")
 
 
 class ClangError(KernelCompileError):
     """clang rejected the source; the message is clang's own diagnostics."""
 
 
-def _enums_header() -> str:
+def enums_header() -> str:
     """hipError_t with gpusim's (HIP's real) numeric values, so C code and the emulator
     agree on every status code."""
     members = ", ".join(f"{m.name} = {int(m)}" for m in hipError_t)
     return f"#pragma once\nenum hipError_t {{ {members} }};\n"
 
 
-def parse(source: str) -> cindex.TranslationUnit:
-    """Parse ``source``; raise ``ClangError`` with clang's messages if it has errors."""
+def parse(source: str, filename: str = FILENAME, include_dirs: tuple[str, ...] = (),
+          defines: tuple[str, ...] = ()) -> cindex.TranslationUnit:
+    """Parse ``source`` (the text of ``filename``) as HIP against gpusim's HIP headers and
+    the C++ compiler's standard library; raise ``ClangError`` with clang's messages if it
+    has errors. ``include_dirs`` are ``-I`` folders (the file's own folder comes first)."""
+    from gpusim.hipcc.toolchain import include_args
+
     index = cindex.Index.create()
-    unsaved = [(FILENAME, source), (str(INCLUDE_DIR / "__gpusim_enums.h"), _enums_header())]
-    tu = index.parse(FILENAME, args=ARGS, unsaved_files=unsaved,
+    unsaved = [(filename, source), (str(INCLUDE_DIR / "__gpusim_enums.h"), enums_header())]
+    own = [f"-I{Path(filename).parent}"] if Path(filename).is_absolute() else []
+    args = [*ARGS, "-isystem", str(INCLUDE_DIR), *include_args(), *own,
+            *(f"-I{d}" for d in include_dirs), *defines]
+    tu = index.parse(filename, args=args, unsaved_files=unsaved,
                      options=cindex.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
     errors = [d for d in tu.diagnostics if d.severity >= cindex.Diagnostic.Error]
     if errors:
-        text = "\n".join(_format(d, source) for d in tu.diagnostics
+        text = "\n".join(_format(d, source, filename) for d in tu.diagnostics
                          if d.severity >= cindex.Diagnostic.Warning)
-        if "file not found" in text:
-            text += ("\n(gpusim.hipcc has its own small headers: " + ", ".join(
-                f"<{h}>" for h in _HEADERS) + "; for output use printf)")
         err = ClangError(text)
         first = errors[0].location
         err.lineno, err.col = first.line, first.column
@@ -65,12 +67,12 @@ def parse(source: str) -> cindex.TranslationUnit:
     return tu
 
 
-def _format(diag: cindex.Diagnostic, source: str) -> str:
+def _format(diag: cindex.Diagnostic, source: str, filename: str) -> str:
     """A diagnostic as clang prints it: ``file:line:col: error: message``, the line, a caret."""
     text = diag.format(cindex.Diagnostic.DisplaySourceLocation
                        | cindex.Diagnostic.DisplayColumn | cindex.Diagnostic.DisplayOption)
     loc = diag.location
-    if loc.file is not None and loc.file.name == FILENAME:
+    if loc.file is not None and loc.file.name == filename:
         lines = source.splitlines()
         if 0 < loc.line <= len(lines):
             line = lines[loc.line - 1]
@@ -78,10 +80,14 @@ def _format(diag: cindex.Diagnostic, source: str) -> str:
     return text
 
 
-def in_cell(cursor: cindex.Cursor) -> bool:
-    """Whether ``cursor`` was written in the user's source (not in an included header)."""
-    f = cursor.location.file
-    return f is not None and f.name == FILENAME
+def user_file(cursor: cindex.Cursor) -> bool:
+    """Whether ``cursor`` was written by the user (the program's files and its own
+    headers), not in gpusim's HIP headers or the standard library."""
+    loc = cursor.location
+    return loc.file is not None and not loc.is_in_system_header
+
+
+in_cell = user_file
 
 
 def _spelling(cxstring: cindex._CXString) -> str:

@@ -32,9 +32,13 @@ class DeviceTranslator(StmtTranslator):
     """One device or kernel function; ``device_pointer_params`` names, per device
     function, which parameters are pointers (their calls pass array and offset)."""
 
-    def __init__(self, out, constants, device_fns: dict[str, list[bool]]):
+    def __init__(self, out, constants, device_fns: dict[str, list[bool]],
+                 device_vars: list[tuple[str, str, int]] = ()):
         super().__init__(out, constants)
         self.device_fns = device_fns
+        # __device__/__constant__ variables: every kernel and device function takes their
+        # device copies as hidden trailing parameters, named __g_<name>.
+        self.device_vars = {name: count for name, _, count in device_vars}
         self.ptrs: dict[str, tuple[str, str | None]] = {}  # C name -> (array, offset var)
         self.shared_scalars: set[str] = set()
         self.structs: dict[str, list[tuple[str, str]]] = {}  # struct variable -> fields
@@ -61,6 +65,7 @@ class DeviceTranslator(StmtTranslator):
                 self.fail(p, f"a parameter of type `{p.type.spelling}`",
                           "scalars (int, float, ...) and pointers")
         line = fn.location.line
+        params += [f"__g_{v}" for v in self.device_vars]
         self.out.line("@hip.jit" if kernel else "@hip.jit(device=True)", line)
         self.out.line(f"def {name}({', '.join(params)}):", line)
         body = next(k for k in children(fn) if k.kind == K.COMPOUND_STMT)
@@ -147,6 +152,8 @@ class DeviceTranslator(StmtTranslator):
             return f"{py_name(name)}[0]"
         if c.referenced is not None and c.referenced.kind == K.ENUM_CONSTANT_DECL:
             return str(c.referenced.enum_value)
+        if self._device_var(c):
+            return f"__g_{name}" if ct.is_pointer(c.type) else f"__g_{name}[0]"
         if ct.is_pointer(c.type) and name in self.ptrs:
             self.fail(c, "a pointer used as a value", "index it: p[i], or *p")
         return py_name(name)
@@ -175,6 +182,8 @@ class DeviceTranslator(StmtTranslator):
             return self.ptrs[s.spelling]
         if s.kind == K.DECL_REF_EXPR and s.spelling in self.shared_scalars:
             return py_name(s.spelling), None
+        if s.kind == K.DECL_REF_EXPR and self._device_var(s) and ct.is_pointer(s.type):
+            return f"__g_{s.spelling}", None
         if s.kind == K.BINARY_OPERATOR and operator(s) in ("+", "-"):
             lhs, rhs = children(s)
             if not ct.is_pointer(lhs.type):
@@ -190,7 +199,16 @@ class DeviceTranslator(StmtTranslator):
                 return self._element(arg)
             if arg.kind == K.DECL_REF_EXPR and arg.spelling in self.shared_scalars:
                 return py_name(arg.spelling), None
+            if arg.kind == K.DECL_REF_EXPR and self._device_var(arg):
+                return f"__g_{arg.spelling}", None
         self.fail(c, "this pointer expression", _POINTER_HINT)
+
+    def _device_var(self, c: Cursor) -> bool:
+        """A reference to a file-level __device__/__constant__ variable (not a local)."""
+        ref = c.referenced
+        return c.spelling in self.device_vars and ref is not None and \
+            ref.kind == K.VAR_DECL and ref.semantic_parent is not None and \
+            ref.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE)
 
     def _element(self, c: Cursor) -> tuple[str, str]:
         """(array, index text) of ``p[i]`` / ``tile[i][j]``."""
@@ -282,6 +300,7 @@ class DeviceTranslator(StmtTranslator):
                     texts += [base, off or "0"]
                 else:
                     texts.append(self.expr(a))
+            texts += [f"__g_{v}" for v in self.device_vars]
             return f"{callee}({', '.join(texts)})"
         self.fail(c, f"calling `{name}` in device code",
                   "__device__ functions of this cell, HIP's device built-ins and math")

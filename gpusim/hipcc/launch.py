@@ -22,10 +22,12 @@ from gpusim.runtime.pointers import resolve_device
 class CppKernel(Kernel):
     """A ``__global__`` function; ``params`` are (name, "array"|"scalar", dtype)."""
 
-    def __init__(self, kernel: Kernel, cpp_name: str, params: list[tuple[str, str, str]]):
+    def __init__(self, kernel: Kernel, cpp_name: str, params: list[tuple[str, str, str]],
+                 hidden: int = 0):
         super().__init__(kernel.py_func, launch_bounds=kernel.launch_bounds, check=kernel.check)
         self.cpp_name = cpp_name
         self.params = params
+        self.hidden = hidden  # trailing parameters: the program's device variables
 
     def __repr__(self) -> str:
         return f"<gpusim HIP C++ kernel {self.cpp_name}>"
@@ -45,9 +47,16 @@ class CppKernel(Kernel):
         return tuple(out)
 
     def launch(self, grid: Any, block: Any, args: tuple, *, stream: Any = 0,
-               shared_bytes: int = 0) -> None:
+               shared_bytes: int = 0, hidden: tuple = ()) -> None:
+        """Launch with C's argument conventions; ``hidden`` are the device variables'
+        copies (a program passes them; from Python, a kernel that uses device variables
+        is launched through its program)."""
+        if len(hidden) != self.hidden:
+            raise HipError(hipError_t.hipErrorInvalidValue,
+                           f"kernel '{self.cpp_name}' uses the program's __device__/__constant__ "
+                           "variables: launch it from the program's host code")
         try:
-            super().launch(grid, block, self.c_args(args), stream=stream or 0,
+            super().launch(grid, block, (*self.c_args(args), *hidden), stream=stream or 0,
                            shared_bytes=shared_bytes)
         except GpusimError as e:
             raise to_cpp(e) from None
@@ -92,6 +101,8 @@ def _convert(kernel: str, param: tuple[str, str, str], arg: Any) -> Any:
                            f"kernel '{kernel}': parameter '{name}' is a {dtype} scalar, got "
                            f"{type(arg).__name__}")
         return dtype.type(arg)
+    if isinstance(arg, (int, np.integer)) and not isinstance(arg, bool) and arg == 0:
+        return np.zeros(0, dtype)  # NULL: a kernel may be passed one it does not read
     if isinstance(arg, (DevicePointer, int, np.integer)) and not isinstance(arg, bool):
         alloc, offset = resolve_device(arg, origin=f"kernel '{kernel}' argument '{name}'")
         count = (alloc.nbytes - offset) // dtype.itemsize

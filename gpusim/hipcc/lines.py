@@ -14,12 +14,16 @@ from __future__ import annotations
 import re
 
 _MAPS: dict[str, dict[int, int]] = {}
+_FILES: dict[str, str] = {}
 _PLACE = re.compile(r"line (\d+), column (\d+) (?:of |\()(\S+?\.py)\)?|line (\d+) of (\S+?\.py)")
 
 
-def register(path: str, lines: dict[int, int]) -> None:
-    """Remember which C++ line each line of the generated file ``path`` came from."""
+def register(path: str, lines: dict[int, int], cpp_file: str | None = None) -> None:
+    """Remember which C++ line (of ``cpp_file``, or a notebook cell's source when None)
+    each line of the generated file ``path`` came from."""
     _MAPS[str(path)] = lines
+    if cpp_file:
+        _FILES[str(path)] = cpp_file
 
 
 def to_cpp_text(text: str) -> str:
@@ -30,6 +34,8 @@ def to_cpp_text(text: str) -> str:
         if not cpp:
             return m.group(0)
         where = f"generated Python line {line}" + (f", column {col}" if col else "")
+        if path in _FILES:
+            return f"{_FILES[path]}:{cpp} ({where})"
         return f"HIP C++ line {cpp} ({where})"
     return _PLACE.sub(place, text)
 

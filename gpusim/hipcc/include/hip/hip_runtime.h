@@ -1,39 +1,47 @@
-// gpusim's own stand-in for <hip/hip_runtime.h>: just the declarations clang needs to
-// parse HIP C++ (names and signatures as in ROCm's HIP headers). Nothing here is
-// compiled: gpusim.hipcc translates the parsed code to kernels for the emulator.
+// gpusim's <hip/hip_runtime.h>: what ROCm's brings in (the runtime API, vector types,
+// math, the C library's stdlib/stdint/stdio/assert) and the kernel language.
+// Written for gpusim from HIP's documentation ("HIP C++ language extensions").
+//
+// It is read twice: by libclang as HIP (`__HIP__` defined) to translate device code into
+// gpusim kernels, where the kernel language below is declared; and by the host C++
+// compiler, for which a kernel is an ordinary function (gpusim.hipcc replaces its body
+// with a stub that launches it on the emulator) and the attributes are empty.
 #pragma once
-#include <cstddef>
-#include <cstdio>
-#include <__gpusim_enums.h>
+#include <assert.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <hip/hip_runtime_api.h>
+#include <hip/hip_vector_types.h>
+#include <hip/math_functions.h>
 
+#define __HIPCC__ 1
+#define __HIP_ARCH_GFX942__ 0
+#define HIP_KERNEL_NAME(...) __VA_ARGS__
+#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
+#define __forceinline__ inline __attribute__((always_inline))
+#define __launch_bounds__(...) __attribute__((annotate("launch_bounds")))
+
+#if defined(__HIP__)
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __forceinline__ inline
-#define __noinline__
-#define __launch_bounds__(...)
-#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
-#define HIP_KERNEL_NAME(...) __VA_ARGS__
+#define __managed__ __attribute__((managed))
+#define hipLaunchKernelGGL(kernel, blocks, threads, shared, stream, ...)                \
+  do { kernel<<<(blocks), (threads), (shared), (stream)>>>(__VA_ARGS__); } while (0)
 
-struct dim3 {
-  unsigned x, y, z;
-  __host__ __device__ dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1)
-      : x(x_), y(y_), z(z_) {}
-};
-struct __gpusim_xyz { unsigned x, y, z; };
+struct __gpusim_xyz { uint32_t x, y, z; };
 extern const __device__ __gpusim_xyz threadIdx, blockIdx, blockDim, gridDim;
 extern const __device__ int warpSize;
-
-typedef struct __gpusim_stream* hipStream_t;
-typedef struct __gpusim_event* hipEvent_t;
 extern "C" hipError_t __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0,
                                                   hipStream_t stream = 0);
-extern "C" hipError_t hipConfigureCall(dim3 grid, dim3 block, size_t shared = 0,
-                                       hipStream_t stream = 0);
 
-// ---- device side: barriers, fences, atomics, wavefront functions, bit tricks
+// ---- barriers, fences, atomics, wavefront functions, bit functions, clocks
 __device__ void __syncthreads();
 __device__ int __syncthreads_count(int);
 __device__ int __syncthreads_and(int);
@@ -41,9 +49,10 @@ __device__ int __syncthreads_or(int);
 __device__ void __threadfence();
 __device__ void __threadfence_block();
 __device__ void __threadfence_system();
-#define __GPUSIM_ATOMIC(name) \
-  __device__ int name(int*, int); __device__ unsigned name(unsigned*, unsigned); \
-  __device__ unsigned long long name(unsigned long long*, unsigned long long); \
+#define __GPUSIM_ATOMIC(name)                                                           \
+  __device__ int name(int*, int); __device__ unsigned name(unsigned*, unsigned);        \
+  __device__ unsigned long long name(unsigned long long*, unsigned long long);          \
+  __device__ long long name(long long*, long long);                                     \
   __device__ float name(float*, float); __device__ double name(double*, double);
 __GPUSIM_ATOMIC(atomicAdd) __GPUSIM_ATOMIC(atomicSub) __GPUSIM_ATOMIC(atomicMax)
 __GPUSIM_ATOMIC(atomicMin) __GPUSIM_ATOMIC(atomicExch) __GPUSIM_ATOMIC(atomicAnd)
@@ -53,15 +62,23 @@ __device__ int atomicCAS(int*, int, int);
 __device__ unsigned atomicCAS(unsigned*, unsigned, unsigned);
 __device__ unsigned long long atomicCAS(unsigned long long*, unsigned long long,
                                         unsigned long long);
-#define __GPUSIM_SHFL(name) \
+#define __GPUSIM_SHFL(name)                                                             \
   __device__ int name(int, int, int = 64); __device__ unsigned name(unsigned, int, int = 64); \
   __device__ float name(float, int, int = 64); __device__ double name(double, int, int = 64); \
-  __device__ long long name(long long, int, int = 64);
+  __device__ long long name(long long, int, int = 64);                                  \
+  __device__ unsigned long long name(unsigned long long, int, int = 64);
 __GPUSIM_SHFL(__shfl) __GPUSIM_SHFL(__shfl_up) __GPUSIM_SHFL(__shfl_down)
 __GPUSIM_SHFL(__shfl_xor)
+#define __GPUSIM_SHFL_SYNC(name)                                                        \
+  template <class T> __device__ T name##_sync(unsigned long long, T, int, int = 64);
+__GPUSIM_SHFL_SYNC(__shfl) __GPUSIM_SHFL_SYNC(__shfl_up) __GPUSIM_SHFL_SYNC(__shfl_down)
+__GPUSIM_SHFL_SYNC(__shfl_xor)
 __device__ unsigned long long __ballot(int);
 __device__ int __any(int);
 __device__ int __all(int);
+__device__ unsigned long long __ballot_sync(unsigned long long, int);
+__device__ int __any_sync(unsigned long long, int);
+__device__ int __all_sync(unsigned long long, int);
 __device__ unsigned long long __activemask();
 __device__ int __lane_id();
 __device__ int __popc(unsigned);
@@ -72,60 +89,31 @@ __device__ int __ffs(int);
 __device__ int __ffsll(long long);
 __device__ unsigned __brev(unsigned);
 __device__ unsigned long long __brevll(unsigned long long);
+__device__ unsigned __bitextract_u32(unsigned, unsigned, unsigned);
+__device__ long long clock64();
+__device__ long long wall_clock64();
+__device__ int clock();
+__device__ int printf(const char*, ...);
+#else  // the host compiler: attributes vanish, a launch is a call of the kernel's stub
+#define __global__
+#define __device__
+#define __host__
+#define __shared__
+#define __constant__
+#define __managed__
+extern "C" int __gpusim_configure(dim3 grid, dim3 block, size_t shared = 0,
+                                  hipStream_t stream = nullptr);
+#define hipLaunchKernelGGL(kernel, blocks, threads, shared, stream, ...)                \
+  ((void)__gpusim_configure(dim3(blocks), dim3(threads), (shared), (stream)),           \
+   kernel(__VA_ARGS__))
+#endif
 
-#include <cmath>
-
-// ---- host side: the runtime API
-enum hipMemcpyKind {
-  hipMemcpyHostToHost = 0, hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2,
-  hipMemcpyDeviceToDevice = 3, hipMemcpyDefault = 4
-};
-struct hipDeviceProp_t {
-  char name[256]; char gcnArchName[256]; size_t totalGlobalMem; size_t sharedMemPerBlock;
-  int regsPerBlock; int warpSize; int maxThreadsPerBlock; int maxThreadsDim[3];
-  int maxGridSize[3]; int clockRate; int multiProcessorCount; int l2CacheSize;
-  int maxThreadsPerMultiProcessor; int major; int minor; int memoryClockRate;
-  int memoryBusWidth; size_t totalConstMem; int computeMode; int integrated;
-  int concurrentKernels; int pciBusID; int pciDeviceID; size_t sharedMemPerMultiprocessor;
-};
-#define hipStreamDefault 0
-#define hipStreamNonBlocking 1
-#define hipEventDefault 0
-#define hipEventDisableTiming 2
-#define hipHostMallocDefault 0
-hipError_t hipGetDeviceCount(int*);
-hipError_t hipSetDevice(int);
-hipError_t hipGetDevice(int*);
-hipError_t hipGetDeviceProperties(hipDeviceProp_t*, int);
-hipError_t hipDeviceSynchronize();
-hipError_t hipDeviceReset();
-hipError_t hipMalloc(void**, size_t);
-template <class T> hipError_t hipMalloc(T** ptr, size_t bytes);
-hipError_t hipHostMalloc(void**, size_t, unsigned = 0);
-template <class T> hipError_t hipHostMalloc(T** ptr, size_t bytes, unsigned = 0);
-hipError_t hipMallocManaged(void**, size_t, unsigned = 1);
-template <class T> hipError_t hipMallocManaged(T** ptr, size_t bytes, unsigned = 1);
-hipError_t hipFree(void*);
-hipError_t hipHostFree(void*);
-hipError_t hipMemcpy(void*, const void*, size_t, hipMemcpyKind);
-hipError_t hipMemcpyAsync(void*, const void*, size_t, hipMemcpyKind, hipStream_t = 0);
-hipError_t hipMemset(void*, int, size_t);
-hipError_t hipMemsetAsync(void*, int, size_t, hipStream_t = 0);
-hipError_t hipStreamCreate(hipStream_t*);
-hipError_t hipStreamCreateWithFlags(hipStream_t*, unsigned);
-hipError_t hipStreamDestroy(hipStream_t);
-hipError_t hipStreamSynchronize(hipStream_t);
-hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t, unsigned = 0);
-hipError_t hipEventCreate(hipEvent_t*);
-hipError_t hipEventCreateWithFlags(hipEvent_t*, unsigned);
-hipError_t hipEventDestroy(hipEvent_t);
-hipError_t hipEventRecord(hipEvent_t, hipStream_t = 0);
-hipError_t hipEventSynchronize(hipEvent_t);
-hipError_t hipEventElapsedTime(float*, hipEvent_t, hipEvent_t);
-hipError_t hipGetLastError();
-hipError_t hipPeekAtLastError();
-const char* hipGetErrorString(hipError_t);
-const char* hipGetErrorName(hipError_t);
-template <class F, class... Args>
-void hipLaunchKernelGGL(F kernel, dim3 grid, dim3 block, unsigned shared, hipStream_t stream,
-                        Args... args);
+#if !defined(__HIP__)
+// ---- gpusim: what a kernel's host stub and the program's entry point call (shim.cpp)
+extern "C" hipError_t __gpusim_launch_stub(const char* kernel, void** args);
+inline int __gpusim_call_main(int (*m)(), int, char**) { return m(); }
+inline int __gpusim_call_main(int (*m)(int, char**), int c, char** v) { return m(c, v); }
+inline int __gpusim_call_main(int (*m)(int, const char**), int c, char** v) {
+  return m(c, const_cast<const char**>(v));
+}
+#endif

@@ -1,0 +1,708 @@
+"""The HIP runtime API as a compiled program calls it: C values in, C values out.
+
+Each function here implements the ``extern "C"`` function of the same name in
+``<hip/hip_runtime_api.h>`` over gpusim's runtime (``gpusim.hip``); the shim calls it
+with C's raw values: addresses as ints, out-parameters as addresses to write through.
+A ``HipError`` from gpusim becomes the returned ``hipError_t`` (``shim_call``).
+
+Addresses: device memory has gpusim's device addresses (as hipMalloc hands them out);
+pinned memory (hipHostMalloc) and managed memory (hipMallocManaged) are real host
+memory, so the program reads and writes them directly, and a kernel that is given such
+an address reaches the same bytes (AMD GPUs map host memory into one address space).
+
+>>> import ctypes
+>>> out = ctypes.c_void_p()
+>>> hipMalloc(ctypes.addressof(out), 256), hipFree(out.value)
+(None, None)
+"""
+
+from __future__ import annotations
+
+import bisect
+import ctypes
+from typing import Any
+
+import numpy as np
+
+from gpusim import hip
+from gpusim.errors import HipError, hipError_t
+from gpusim.runtime.system import get_system
+
+E = hipError_t
+
+
+# ---- C memory
+def host_bytes(address: int, nbytes: int) -> np.ndarray:
+    """The program's host memory at ``address`` as a writable uint8 array (no copy)."""
+    if nbytes == 0:
+        return np.zeros(0, np.uint8)
+    return np.ctypeslib.as_array((ctypes.c_ubyte * int(nbytes)).from_address(address))
+
+
+def _put(address: int, ctype: Any, value: Any) -> None:
+    if not address:
+        raise HipError(E.hipErrorInvalidValue, "an output pointer argument is NULL")
+    ctype.from_address(address).value = value
+
+
+def _text(address: int) -> str:
+    return ctypes.string_at(address).decode(errors="replace") if address else ""
+
+
+class _HostBuffers:
+    """Host memory a kernel may read: pinned (hipHostMalloc, hipHostRegister) and
+    managed (hipMallocManaged) ranges, by start address; kept alive until freed."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.items: dict[int, tuple[int, Any]] = {}  # start -> (nbytes, owner)
+
+    def add(self, start: int, nbytes: int, owner: Any) -> None:
+        bisect.insort(self.starts, start)
+        self.items[start] = (nbytes, owner)
+
+    def pop(self, start: int) -> Any:
+        if start not in self.items:
+            return None
+        self.starts.remove(start)
+        return self.items.pop(start)[1]
+
+    def find(self, address: int) -> tuple[int, int, Any] | None:
+        """(start, nbytes, owner) of the range holding ``address``."""
+        k = bisect.bisect_right(self.starts, address) - 1
+        if k < 0:
+            return None
+        start = self.starts[k]
+        nbytes, owner = self.items[start]
+        return (start, nbytes, owner) if address < start + max(nbytes, 1) else None
+
+
+HOST = _HostBuffers()
+
+
+def is_device(address: int) -> bool:
+    return get_system().owner_of(address) is not None
+
+
+def memory(address: int, nbytes: int, what: str) -> Any:
+    """A side of a copy: a device address (int), or the host bytes there."""
+    if not address:
+        raise HipError(E.hipErrorInvalidValue, f"{what} is a NULL pointer")
+    if is_device(address):
+        return address
+    found = HOST.find(address)
+    if found is not None and isinstance(found[2], hip.ManagedArray):
+        return int(found[2].ptr) + (address - found[0])
+    return host_bytes(address, nbytes)
+
+
+def kernel_pointer(address: int, dtype: np.dtype, where: str) -> Any:
+    """What a kernel's pointer parameter gets for ``address``: a device address, or a
+    view of pinned/managed host memory from there; other host memory is an error (a GPU
+    faults on it)."""
+    if not address or is_device(address):
+        return address
+    found = HOST.find(address)
+    if found is None:
+        raise HipError(E.hipErrorInvalidValue,
+                       f"{where} is host memory ({address:#x}) that the GPU cannot reach: "
+                       "copy the data to device memory (hipMalloc + hipMemcpy), or allocate "
+                       "it with hipHostMalloc / hipMallocManaged")
+    start, nbytes, owner = found
+    if isinstance(owner, hip.ManagedArray):
+        return int(owner.ptr) + (address - start)
+    offset = address - start
+    count = (nbytes - offset) // dtype.itemsize
+    return owner[offset:offset + count * dtype.itemsize].view(dtype)
+
+
+# ---- handles: streams, events, modules, functions are opaque pointers in C
+class Handles:
+    """Python objects behind C handles (never 0, never a valid host address)."""
+
+    def __init__(self) -> None:
+        self.objects: dict[int, Any] = {}
+        self.next = 0x10000
+
+    def new(self, obj: Any) -> int:
+        self.next += 16
+        self.objects[self.next] = obj
+        return self.next
+
+    def get(self, handle: int, kind: type | tuple, what: str) -> Any:
+        obj = self.objects.get(handle)
+        if not isinstance(obj, kind):
+            raise HipError(E.hipErrorInvalidHandle,
+                           f"{handle:#x} is not a {what} (destroyed, or never created)")
+        return obj
+
+    def drop(self, handle: int) -> None:
+        self.objects.pop(handle, None)
+
+
+HANDLES = Handles()
+_STREAM_PER_THREAD = 2
+
+
+def stream(handle: int | None) -> Any:
+    """The stream a C handle names (0 / NULL: the null stream)."""
+    if not handle or handle == _STREAM_PER_THREAD:
+        return 0
+    return HANDLES.get(handle, hip.Stream, "stream")
+
+
+def event(handle: int) -> Any:
+    return HANDLES.get(handle, hip.Event, "event")
+
+
+# ---- devices
+def hipInit(flags):
+    if flags != 0:
+        raise HipError(E.hipErrorInvalidValue, "hipInit: flags must be 0")
+
+
+def hipGetDeviceCount(count):
+    _put(count, ctypes.c_int, hip.hipGetDeviceCount())
+
+
+def hipSetDevice(deviceId):
+    hip.hipSetDevice(int(deviceId))
+
+
+def hipGetDevice(deviceId):
+    _put(deviceId, ctypes.c_int, int(hip.hipGetDevice()))
+
+
+def hipGetDeviceProperties(prop, deviceId):
+    from gpusim.hipcc.shim import write_struct
+
+    p = hip.hipGetDeviceProperties(int(deviceId)).as_dict()
+    spec = get_system().devices[int(deviceId)].spec
+    p.update(clockInstructionRate=p["clockRate"], memPitch=2**31 - 1, textureAlignment=256,
+             kernelExecTimeoutEnabled=0, gcnArch=int(spec.gcn_arch_name[3:6], 16)
+             if spec.gcn_arch_name[3:6].isalnum() else 0,
+             cooperativeMultiDeviceLaunch=p["cooperativeLaunch"], pageableMemoryAccess=0)
+    if not prop:
+        raise HipError(E.hipErrorInvalidValue, "hipGetDeviceProperties: prop is NULL")
+    write_struct("hipDeviceProp_t", prop, p)
+
+
+_ATTRIBUTES = {56: "maxThreadsPerBlock", 26: ("maxThreadsDim", 0), 27: ("maxThreadsDim", 1),
+               28: ("maxThreadsDim", 2), 29: ("maxGridSize", 0), 30: ("maxGridSize", 1),
+               31: ("maxGridSize", 2), 74: "sharedMemPerBlock", 87: "warpSize",
+               63: "multiProcessorCount", 5: "clockRate", 60: "memoryClockRate",
+               59: "memoryBusWidth", 38: "l2CacheSize", 57: "maxThreadsPerMultiProcessor",
+               23: "major", 61: "minor", 86: "totalConstMem", 71: "regsPerBlock",
+               16: "concurrentKernels", 47: "managedMemory", 12: "cooperativeLaunch",
+               35: "integrated", 8: "canMapHostMemory", 66: "pciBusID", 67: "pciDeviceID"}
+
+
+def hipDeviceGetAttribute(pi, attr, deviceId):
+    field = _ATTRIBUTES.get(int(attr))
+    if field is None:
+        raise HipError(E.hipErrorInvalidValue,
+                       f"hipDeviceGetAttribute: attribute {attr} is not modelled by gpusim")
+    p = hip.hipGetDeviceProperties(int(deviceId))
+    value = getattr(p, field[0])[field[1]] if isinstance(field, tuple) else getattr(p, field)
+    _put(pi, ctypes.c_int, min(int(value), 2**31 - 1))
+
+
+def hipDeviceSynchronize():
+    hip.hipDeviceSynchronize()
+
+
+def hipDeviceReset():
+    hip.hipDeviceReset()
+
+
+def hipSetDeviceFlags(flags):
+    """Scheduling flags change how a real host thread waits; gpusim's wait is modeled."""
+
+
+def hipDeviceSetCacheConfig(cacheConfig):
+    """A preference only; AMD GPUs have no L1/LDS split to choose (HIP ignores it too)."""
+
+
+def hipDeviceSetSharedMemConfig(config):
+    """A preference only; HIP ignores it on AMD GPUs."""
+
+
+def hipFuncSetCacheConfig(func, config):
+    """A preference only; HIP ignores it on AMD GPUs."""
+
+
+_VERSION = 60200000  # the HIP version gpusim's headers describe (HIP_VERSION)
+
+
+def hipDriverGetVersion(driverVersion):
+    _put(driverVersion, ctypes.c_int, _VERSION)
+
+
+def hipRuntimeGetVersion(runtimeVersion):
+    _put(runtimeVersion, ctypes.c_int, _VERSION)
+
+
+def hipDeviceCanAccessPeer(canAccessPeer, deviceId, peerDeviceId):
+    _put(canAccessPeer, ctypes.c_int, hip.hipDeviceCanAccessPeer(deviceId, peerDeviceId))
+
+
+def hipDeviceEnablePeerAccess(peerDeviceId, flags):
+    hip.hipDeviceEnablePeerAccess(peerDeviceId, flags)
+
+
+def hipDeviceDisablePeerAccess(peerDeviceId):
+    hip.hipDeviceDisablePeerAccess(peerDeviceId)
+
+
+# ---- errors
+def hipGetLastError():
+    return hip.hipGetLastError()
+
+
+def hipPeekAtLastError():
+    return hip.hipPeekAtLastError()
+
+
+_STRINGS: dict[tuple[str, int], ctypes.Array] = {}
+
+
+def _c_string(kind: str, code: int, text: str) -> int:
+    key = (kind, int(code))
+    if key not in _STRINGS:  # kept alive for the program's lifetime, as HIP's are
+        _STRINGS[key] = ctypes.create_string_buffer(text.encode())
+    return ctypes.addressof(_STRINGS[key])
+
+
+def hipGetErrorString(hipError):
+    return _c_string("string", hipError, hip.hipGetErrorString(hipError))
+
+
+def hipGetErrorName(hipError):
+    return _c_string("name", hipError, hip.hipGetErrorName(hipError))
+
+
+# ---- memory
+def hipMalloc(ptr, size):
+    if not ptr:
+        raise HipError(E.hipErrorInvalidValue, "hipMalloc: ptr is NULL")
+    _put(ptr, ctypes.c_void_p, int(hip.hipMalloc(int(size))) if size else 0)
+
+
+def hipFree(ptr):
+    if ptr:
+        if not is_device(ptr):
+            raise HipError(E.hipErrorInvalidValue,
+                           f"hipFree: {ptr:#x} is not device memory from hipMalloc" +
+                           ("; memory from hipHostMalloc is freed with hipHostFree"
+                            if HOST.find(ptr) else ""))
+        hip.hipFree(ptr)
+
+
+def hipHostMalloc(ptr, size, flags):
+    ary = hip.hipHostMalloc(max(int(size), 1), int(flags))
+    HOST.add(ary.ctypes.data, int(size), ary)
+    _put(ptr, ctypes.c_void_p, ary.ctypes.data)
+
+
+def hipMallocHost(ptr, size):
+    hipHostMalloc(ptr, size, 0)
+
+
+def hipHostAlloc(ptr, size, flags):
+    hipHostMalloc(ptr, size, flags)
+
+
+def hipHostFree(ptr):
+    if not ptr:
+        return
+    owner = HOST.find(ptr)
+    if owner is None or owner[0] != ptr or isinstance(owner[2], hip.ManagedArray):
+        raise HipError(E.hipErrorInvalidValue,
+                       f"hipHostFree: {ptr:#x} is not memory from hipHostMalloc")
+    hip.hipHostFree(HOST.pop(ptr))
+
+
+def hipFreeHost(ptr):
+    hipHostFree(ptr)
+
+
+def hipHostGetDevicePointer(devPtr, hstPtr, flags):
+    if HOST.find(hstPtr) is None:
+        raise HipError(E.hipErrorInvalidValue,
+                       f"hipHostGetDevicePointer: {hstPtr:#x} is not pinned host memory "
+                       "(hipHostMalloc with hipHostMallocMapped, or hipHostRegister)")
+    _put(devPtr, ctypes.c_void_p, hstPtr)  # one address space: the same address
+
+
+def hipHostRegister(hostPtr, sizeBytes, flags):
+    if HOST.find(hostPtr) is not None:
+        raise HipError(E.hipErrorHostMemoryAlreadyRegistered,
+                       f"hipHostRegister: {hostPtr:#x} is already registered")
+    view = host_bytes(hostPtr, sizeBytes)
+    from gpusim.runtime.pointers import register_pinned
+
+    register_pinned(view)
+    HOST.add(hostPtr, int(sizeBytes), view)
+
+
+def hipHostUnregister(hostPtr):
+    if HOST.pop(hostPtr) is None:
+        raise HipError(E.hipErrorHostMemoryNotRegistered,
+                       f"hipHostUnregister: {hostPtr:#x} was not registered")
+
+
+def hipMallocManaged(dev_ptr, size, flags):
+    m = hip.hipMallocManaged(max(int(size), 1), int(flags))
+    address = m._alloc.buffer.ctypes.data
+    HOST.add(address, int(size), m)
+    _put(dev_ptr, ctypes.c_void_p, address)
+
+
+def _managed(address: int, what: str) -> Any:
+    found = HOST.find(address)
+    if found is None or not isinstance(found[2], hip.ManagedArray):
+        raise HipError(E.hipErrorInvalidValue, f"{what}: {address:#x} is not managed memory")
+    start, _, owner = found
+    return owner[address - start:]
+
+
+def hipMemPrefetchAsync(dev_ptr, count, device, stream_):
+    hip.hipMemPrefetchAsync(_managed(dev_ptr, "hipMemPrefetchAsync"), int(count), int(device),
+                            stream(stream_))
+
+
+def hipMemAdvise(dev_ptr, count, advice, device):
+    hip.hipMemAdvise(_managed(dev_ptr, "hipMemAdvise"), int(count), int(advice), int(device))
+
+
+def hipMemGetInfo(free, total):
+    f, t = hip.hipMemGetInfo()
+    _put(free, ctypes.c_size_t, f)
+    _put(total, ctypes.c_size_t, t)
+
+
+def hipPointerGetAttributes(attributes, ptr):
+    from gpusim.hipcc.shim import write_struct
+
+    if is_device(ptr):
+        dev = get_system().owner_of(ptr).ordinal
+        info = dict(type=2, device=dev, devicePointer=ptr, hostPointer=0, isManaged=0)
+    else:
+        found = HOST.find(ptr)
+        if found is None:
+            raise HipError(E.hipErrorInvalidValue,
+                           f"hipPointerGetAttributes: {ptr:#x} is not memory HIP knows")
+        managed = isinstance(found[2], hip.ManagedArray)
+        info = dict(type=3 if managed else 1, device=int(hip.hipGetDevice()),
+                    devicePointer=ptr, hostPointer=ptr, isManaged=int(managed))
+    write_struct("hipPointerAttribute_t", attributes, {**info, "allocationFlags": 0})
+
+
+def hipMemcpy(dst, src, sizeBytes, kind):
+    hip.hipMemcpy(*_copy(dst, src, sizeBytes, kind, "hipMemcpy"))
+
+
+def hipMemcpyAsync(dst, src, sizeBytes, kind, stream_):
+    hip.hipMemcpyAsync(*_copy(dst, src, sizeBytes, kind, "hipMemcpyAsync"), stream(stream_))
+
+
+def _copy(dst: int, src: int, n: int, kind: int, api: str) -> tuple:
+    managed = any((f := HOST.find(a)) is not None and isinstance(f[2], hip.ManagedArray)
+                  for a in (dst, src) if a and not is_device(a))
+    return (memory(dst, n, f"{api}: dst"), memory(src, n, f"{api}: src"), int(n),
+            hip.hipMemcpyDefault if managed else int(kind))
+
+
+def hipMemcpyHtoD(dst, src, sizeBytes):
+    hipMemcpy(dst, src, sizeBytes, 1)
+
+
+def hipMemcpyDtoH(dst, src, sizeBytes):
+    hipMemcpy(dst, src, sizeBytes, 2)
+
+
+def hipMemcpyDtoD(dst, src, sizeBytes):
+    hipMemcpy(dst, src, sizeBytes, 3)
+
+
+def hipMallocPitch(ptr, pitch, width, height):
+    row = -(-int(width) // 256) * 256  # rows start 256-byte aligned, as HIP's do
+    _put(pitch, ctypes.c_size_t, row)
+    hipMalloc(ptr, row * int(height))
+
+
+def hipMemcpy2D(dst, dpitch, src, spitch, width, height, kind):
+    for r in range(int(height)):
+        hipMemcpy(dst + r * dpitch, src + r * spitch, width, kind)
+
+
+def hipMemcpyPeer(dst, dstDeviceId, src, srcDeviceId, sizeBytes):
+    hip.hipMemcpyPeer(dst, dstDeviceId, src, srcDeviceId, int(sizeBytes))
+
+
+def hipMemcpyPeerAsync(dst, dstDeviceId, src, srcDevice, sizeBytes, stream_):
+    hip.hipMemcpyPeerAsync(dst, dstDeviceId, src, srcDevice, int(sizeBytes), stream(stream_))
+
+
+def _memset_target(dst: int, n: int, api: str) -> Any:
+    target = memory(dst, n, f"{api}: dst")
+    if isinstance(target, np.ndarray):
+        raise HipError(E.hipErrorInvalidValue,
+                       f"{api}: {dst:#x} is host memory; use memset for host memory")
+    return target
+
+
+def hipMemset(dst, value, sizeBytes):
+    hip.hipMemset(_memset_target(dst, sizeBytes, "hipMemset"), int(value), int(sizeBytes))
+
+
+def hipMemsetAsync(dst, value, sizeBytes, stream_):
+    hip.hipMemsetAsync(_memset_target(dst, sizeBytes, "hipMemsetAsync"), int(value),
+                       int(sizeBytes), stream(stream_))
+
+
+def hipMemsetD32(dest, value, count):
+    words = np.full(int(count), value, np.int32)
+    hip.hipMemcpy(_memset_target(dest, 4 * count, "hipMemsetD32"), words, 4 * int(count),
+                  hip.hipMemcpyHostToDevice)
+
+
+# ---- device variables (__device__, __constant__): see program.Program.symbol
+def hipMemcpyToSymbol(symbol, src, sizeBytes, offset, kind):
+    address = _symbol(symbol, sizeBytes, offset, "hipMemcpyToSymbol")
+    hip.hipMemcpy(address + offset, memory(src, sizeBytes, "hipMemcpyToSymbol: src"),
+                  int(sizeBytes), hip.hipMemcpyDefault)
+
+
+def hipMemcpyToSymbolAsync(symbol, src, sizeBytes, offset, kind, stream_):
+    address = _symbol(symbol, sizeBytes, offset, "hipMemcpyToSymbolAsync")
+    hip.hipMemcpyAsync(address + offset, memory(src, sizeBytes, "hipMemcpyToSymbolAsync: src"),
+                       int(sizeBytes), hip.hipMemcpyDefault, stream(stream_))
+
+
+def hipMemcpyFromSymbol(dst, symbol, sizeBytes, offset, kind):
+    address = _symbol(symbol, sizeBytes, offset, "hipMemcpyFromSymbol")
+    hip.hipMemcpy(memory(dst, sizeBytes, "hipMemcpyFromSymbol: dst"), address + offset,
+                  int(sizeBytes), hip.hipMemcpyDefault)
+
+
+def hipMemcpyFromSymbolAsync(dst, symbol, sizeBytes, offset, kind, stream_):
+    address = _symbol(symbol, sizeBytes, offset, "hipMemcpyFromSymbolAsync")
+    hip.hipMemcpyAsync(memory(dst, sizeBytes, "hipMemcpyFromSymbolAsync: dst"),
+                       address + offset, int(sizeBytes), hip.hipMemcpyDefault, stream(stream_))
+
+
+def hipGetSymbolAddress(devPtr, symbol):
+    _put(devPtr, ctypes.c_void_p, _symbol(symbol, 0, 0, "hipGetSymbolAddress"))
+
+
+def hipGetSymbolSize(size, symbol):
+    from gpusim.hipcc.program import current
+
+    _put(size, ctypes.c_size_t, current().variable(symbol, "hipGetSymbolSize").nbytes)
+
+
+def _symbol(symbol: int, nbytes: int, offset: int, api: str) -> int:
+    from gpusim.hipcc.program import current
+
+    var = current().variable(symbol, api)
+    if offset + nbytes > var.nbytes:
+        raise HipError(E.hipErrorInvalidValue,
+                       f"{api}: {nbytes} bytes at offset {offset} overrun the device "
+                       f"variable '{var.name}' ({var.nbytes} bytes)")
+    return var.address()
+
+
+def __gpusim_register_var(shadow, name, size):
+    from gpusim.hipcc.program import current
+
+    current().register_variable(shadow, _text(name), int(size))
+
+
+def __gpusim_register_kernel(stub, name):
+    from gpusim.hipcc.program import current
+
+    current().kernel_stubs[stub] = _text(name)
+
+
+# ---- streams and events
+def hipStreamCreate(stream_):
+    _put(stream_, ctypes.c_void_p, HANDLES.new(hip.hipStreamCreate()))
+
+
+def hipStreamCreateWithFlags(stream_, flags):
+    _put(stream_, ctypes.c_void_p, HANDLES.new(hip.hipStreamCreateWithFlags(int(flags))))
+
+
+def hipStreamCreateWithPriority(stream_, flags, priority):
+    _put(stream_, ctypes.c_void_p,
+         HANDLES.new(hip.hipStreamCreateWithPriority(int(flags), int(priority))))
+
+
+def hipDeviceGetStreamPriorityRange(leastPriority, greatestPriority):
+    if leastPriority:
+        _put(leastPriority, ctypes.c_int, 0)
+    if greatestPriority:
+        _put(greatestPriority, ctypes.c_int, -1)
+
+
+def hipStreamDestroy(stream_):
+    hip.hipStreamDestroy(stream(stream_))
+    HANDLES.drop(stream_)
+
+
+def hipStreamSynchronize(stream_):
+    hip.hipStreamSynchronize(stream(stream_))
+
+
+def hipStreamQuery(stream_):
+    return hip.hipStreamQuery(stream(stream_))
+
+
+def hipStreamWaitEvent(stream_, event_, flags):
+    hip.hipStreamWaitEvent(stream(stream_), event(event_), int(flags))
+
+
+_CALLBACKS = {"host": ctypes.CFUNCTYPE(None, ctypes.c_void_p),
+              "stream": ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)}
+
+
+def hipLaunchHostFunc(stream_, fn, userData):
+    call = _CALLBACKS["host"](fn)
+    hip.hipLaunchHostFunc(stream(stream_), lambda data: call(data), userData)
+
+
+def hipStreamAddCallback(stream_, callback, userData, flags):
+    call = _CALLBACKS["stream"](callback)
+    hip.hipStreamAddCallback(stream(stream_), lambda s, status, data: call(stream_, int(status),
+                                                                           data), userData)
+
+
+def hipEventCreate(event_):
+    _put(event_, ctypes.c_void_p, HANDLES.new(hip.hipEventCreate()))
+
+
+def hipEventCreateWithFlags(event_, flags):
+    _put(event_, ctypes.c_void_p, HANDLES.new(hip.hipEventCreateWithFlags(int(flags))))
+
+
+def hipEventDestroy(event_):
+    hip.hipEventDestroy(event(event_))
+    HANDLES.drop(event_)
+
+
+def hipEventRecord(event_, stream_):
+    hip.hipEventRecord(event(event_), stream(stream_))
+
+
+def hipEventSynchronize(event_):
+    hip.hipEventSynchronize(event(event_))
+
+
+def hipEventQuery(event_):
+    return hip.hipEventQuery(event(event_))
+
+
+def hipEventElapsedTime(ms, start, stop):
+    _put(ms, ctypes.c_float, hip.hipEventElapsedTime(event(start), event(stop)))
+
+
+# ---- kernels
+def __gpusim_launch(kernel, stub, args, grid, block, shared, stream_):
+    from gpusim.hipcc.program import current
+
+    current().launch(_text(kernel), args, _dim3(grid), _dim3(block), int(shared),
+                     stream(stream_))
+
+
+def _dim3(address: int) -> tuple[int, int, int]:
+    return tuple((ctypes.c_uint32 * 3).from_address(address))
+
+
+def hipLaunchKernel(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream_):
+    from gpusim.hipcc.program import current
+
+    prog = current()
+    prog.launch(prog.kernel_at(function_address, "hipLaunchKernel"), args, _dim3(numBlocks),
+                _dim3(dimBlocks), int(sharedMemBytes), stream(stream_))
+
+
+def hipFuncGetAttributes(attr, func):
+    from gpusim.hipcc.program import current
+    from gpusim.hipcc.shim import write_struct
+
+    kernel = current().kernel(current().kernel_at(func, "hipFuncGetAttributes"))
+    res = kernel.resources()
+    write_struct("hipFuncAttributes", attr, {
+        "binaryVersion": 0, "cacheModeCA": 0, "constSizeBytes": 0,
+        "localSizeBytes": int(res.get("scratch_bytes", 0)),
+        "maxDynamicSharedSizeBytes": 65536, "maxThreadsPerBlock": 1024,
+        "numRegs": int(res.get("vgprs", 0)), "preferredShmemCarveout": 0, "ptxVersion": 0,
+        "sharedSizeBytes": int(res.get("lds_bytes", 0))})
+
+
+def hipOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, f, blockSize,
+                                                 dynSharedMemPerBlk):
+    from gpusim.hipcc.program import current
+
+    kernel = current().kernel(current().kernel_at(f, "hipOccupancyMaxActiveBlocksPerMultiprocessor"))
+    _put(numBlocks, ctypes.c_int, hip.hipOccupancyMaxActiveBlocksPerMultiprocessor(
+        kernel, int(blockSize), int(dynSharedMemPerBlk)))
+
+
+def hipOccupancyMaxPotentialBlockSize(gridSize, blockSize, f, dynSharedMemPerBlk,
+                                      blockSizeLimit):
+    from gpusim.hipcc.program import current
+
+    kernel = current().kernel(current().kernel_at(f, "hipOccupancyMaxPotentialBlockSize"))
+    grid, block = hip.hipOccupancyMaxPotentialBlockSize(kernel, int(dynSharedMemPerBlk),
+                                                        int(blockSizeLimit))
+    _put(gridSize, ctypes.c_int, grid)
+    _put(blockSize, ctypes.c_int, block)
+
+
+def hipModuleLoad(module, fname):
+    from gpusim.hipcc.program import load_module
+
+    _put(module, ctypes.c_void_p, HANDLES.new(load_module(_text(fname))))
+
+
+def hipModuleLoadData(module, image):
+    from gpusim.hipcc.program import load_module
+
+    _put(module, ctypes.c_void_p, HANDLES.new(load_module(image=_text(image))))
+
+
+def hipModuleUnload(module):
+    HANDLES.drop(module)
+
+
+def hipModuleGetFunction(function, module, kname):
+    from gpusim.hipcc.module import Module
+
+    mod = HANDLES.get(module, Module, "module")
+    kernel = mod.get_kernel(_text(kname))
+    _put(function, ctypes.c_void_p, HANDLES.new(kernel))
+
+
+def hipModuleLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                          sharedMemBytes, stream_, kernelParams, extra):
+    from gpusim.hipcc.launch import CppKernel
+    from gpusim.hipcc.program import launch_params
+
+    kernel = HANDLES.get(f, CppKernel, "function")
+    args = launch_params(kernel, kernelParams, extra)
+    kernel.launch((gridDimX, gridDimY, gridDimZ), (blockDimX, blockDimY, blockDimZ), args,
+                  stream=stream(stream_), shared_bytes=int(sharedMemBytes))
+
+
+def hipModuleOccupancyMaxPotentialBlockSize(gridSize, blockSize, f, dynSharedMemPerBlk,
+                                            blockSizeLimit):
+    from gpusim.hipcc.launch import CppKernel
+
+    kernel = HANDLES.get(f, CppKernel, "function")
+    grid, block = hip.hipOccupancyMaxPotentialBlockSize(kernel, int(dynSharedMemPerBlk),
+                                                        int(blockSizeLimit))
+    _put(gridSize, ctypes.c_int, grid)
+    _put(blockSize, ctypes.c_int, block)
+
