@@ -146,6 +146,8 @@ class DeviceTranslator(StmtTranslator):
     # ---- names
     def x_decl_ref_expr(self, c: Cursor) -> str:
         name = c.spelling
+        if not name and len(children(c)) == 1:  # a template's value parameter, substituted
+            return self.expr(children(c)[0])
         if name == "warpSize":
             return "hip.warpsize"
         if name in self.shared_scalars:

@@ -2,11 +2,12 @@
 
 The engine and the front end name the generated file's line ("line 15, column 5 of
 .../hip_<hash>.py"); each generated module registers its line map here, and ``to_cpp``
-rewrites such places to "HIP C++ line 4 (generated Python line 15, column 5)".
+rewrites such places to the C++ file and line ("main.hip:4"; a notebook cell is
+``hip_cell.hip``), so a learner never meets the generated Python.
 
->>> register("/tmp/hip_x.py", {15: 4})
+>>> register("/tmp/hip_x.py", {15: 4}, "saxpy.hip")
 >>> to_cpp_text("bad write at line 15, column 5 of /tmp/hip_x.py: index 100")
-'bad write at HIP C++ line 4 (generated Python line 15, column 5): index 100'
+'bad write at saxpy.hip:4: index 100'
 """
 
 from __future__ import annotations
@@ -33,10 +34,7 @@ def to_cpp_text(text: str) -> str:
         cpp = _MAPS.get(path, {}).get(int(line))
         if not cpp:
             return m.group(0)
-        where = f"generated Python line {line}" + (f", column {col}" if col else "")
-        if path in _FILES:
-            return f"{_FILES[path]}:{cpp} ({where})"
-        return f"HIP C++ line {cpp} ({where})"
+        return f"{_FILES.get(path, 'hip_cell.hip')}:{cpp}"
     return _PLACE.sub(place, text)
 
 

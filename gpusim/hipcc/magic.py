@@ -36,6 +36,8 @@ def hip_cell(line: str, cell: str, user_ns: dict[str, Any] | None = None) -> int
     except KernelCompileError as e:
         print(e)
         return None
+    for err in mod.errors.values():  # kernels gpusim cannot run; the rest of the cell can
+        print(err)
     if user_ns is not None:
         user_ns.update(mod.kernels)  # saxpy, and template instances as scale__float
         user_ns["_hip"] = mod

@@ -405,6 +405,8 @@ def _build_host(tu, source: str, filename: str, include_dirs: tuple[str, ...],
             for d in include_dirs]
     args = ["-isystem", str(INCLUDE_DIR), "-isystem", "{dir}/gen", *[f"-I{d}" for d in dirs],
             *defines, "-include", "hip/hip_runtime.h"]
+    if "-DNDEBUG" not in defines:
+        args.append("-D__GPUSIM_KEEP_ASSERT")
     names = {rel(n): (n if n != FILENAME else "hip_cell.hip") for n in users}
     return toolchain.build(files, [rel(filename), "shim.cpp"], args, names)
 

@@ -117,7 +117,7 @@ def _split_top(text: str) -> list[str]:
 class Program:
     """The loaded program: ``run(argv)``, its kernels, its device variables."""
 
-    def __init__(self, library: Path, module: Any):
+    def __init__(self, library: Path, module: Any, has_main: bool = True):
         self.library = library
         self.module = module  # the device half (gpusim.hipcc.module.Module)
         self.variables: dict[int, DeviceVariable] = {}
@@ -135,7 +135,7 @@ class Program:
         self._run.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
         with self._serving():
             getattr(self._lib, "__gpusim_registrations")()
-        self.has_main = hasattr(self._lib, "__gpusim_entry")
+        self.has_main = has_main
 
     @contextlib.contextmanager
     def _serving(self):
@@ -181,8 +181,10 @@ class Program:
 
     def _die(self, message: str) -> None:
         """A fault the program does not survive: say why on stderr, end main with 134."""
+        from gpusim.hipcc.lines import to_cpp_text
+
         sys.stdout.flush()
-        sys.stderr.write(f"program aborted: {message}\n")
+        sys.stderr.write(f"program aborted: {to_cpp_text(message)}\n")
         sys.stderr.flush()
         self._fatal.value = 1
 
@@ -227,6 +229,7 @@ class Program:
         words = [program, *map(str, argv)]
         c_argv = (ctypes.c_char_p * (len(words) + 1))(*[w.encode() for w in words], None)
         self._interrupt = None
+        runtime_api._last_error = E.hipSuccess  # a program starts with no error to report
         with self._serving(), _captured() as sync:
             self._sync = sync
             try:

@@ -9,14 +9,15 @@ compiler's diagnostics keep the user's lines:
   the GPU, where gpusim's translation of it runs;
 - ``k<<<grid, block, shared, stream>>>(args)`` becomes
   ``(__gpusim_configure(grid, block, shared, stream), k(args))``;
-- ``main`` is renamed ``__gpusim_main`` so the shim can call it and catch ``exit``;
+- each file starts with ``#line 1 "<its name>"``, so ``__FILE__``, ``assert`` and the
+  compiler's messages name the user's file;
 - ``__device__``/``__constant__`` variables stay as the host's shadow copies, registered
   by address so ``hipMemcpyToSymbol(HIP_SYMBOL(x), ...)`` finds the device copy.
 
 >>> from gpusim.hipcc.clangast import parse
 >>> src = "__global__ void k(int* a) { a[0] = 1; }\\nint main() { k<<<1, 1>>>(0); }"
 >>> text = host_sources(parse(src), {"hip_cell.hip": src})["hip_cell.hip"]
->>> "(__gpusim_configure(1, 1), k(0))" in text, "__gpusim_main" in text
+>>> "(__gpusim_configure(1, 1), k(0))" in text, text.startswith('#line 1 "hip_cell.hip"')
 (True, True)
 """
 
@@ -89,10 +90,6 @@ def _walk(c: Cursor, edits: _Edits, kernels: list[Cursor], variables: list[Curso
                     kernels.append(k)
             elif K.CUDADEVICE_ATTR in attrs and K.CUDAHOST_ATTR not in attrs and body:
                 edits.blank(k)
-            elif k.kind == K.FUNCTION_DECL and k.spelling == "main" and body is not None:
-                loc = next(t for t in k.get_tokens() if t.spelling == "main").extent
-                edits.add(loc.start.file.name, loc.start.offset, loc.end.offset,
-                          "__gpusim_main")
         elif k.kind == K.VAR_DECL and k.semantic_parent.kind in (K.TRANSLATION_UNIT,
                                                                   K.NAMESPACE):
             attrs = _attrs(k)
@@ -162,21 +159,19 @@ def _callee_start(toks: list, i: int) -> int:
 
 def host_sources(tu: TranslationUnit, sources: dict[str, str]) -> dict[str, str]:
     """{user file name: its host C++}; the main file also gets the registrations of its
-    kernels and device variables, and the entry point the shim calls."""
+    kernels and device variables."""
     edits, kernels, variables = _Edits(), [], []
     _walk(tu.cursor, edits, kernels, variables)
     for fname, text in sources.items():
         _launches(tu, fname, text, edits)
-    out = {fname: edits.apply(fname, text) for fname, text in sources.items()}
+    out = {fname: f'#line 1 "{fname}"\n' + edits.apply(fname, text)
+           for fname, text in sources.items()}
     main_file = tu.spelling
     regs = [f'__gpusim_register_var(&{_qualified(v)}, "{v.spelling}", sizeof({_qualified(v)}));'
             for v in variables]
     regs += [f'__gpusim_register_kernel((const void*)&{_qualified(k)}, "{k.spelling}");'
              for k in kernels if k.kind == K.FUNCTION_DECL]
     lines = ['extern "C" void __gpusim_registrations() {', *regs, "}"]
-    if "__gpusim_main" in out[main_file]:
-        lines.append('extern "C" int __gpusim_entry(int argc, char** argv) { '
-                     "return __gpusim_call_main(__gpusim_main, argc, argv); }")
     out[main_file] += "\n" + "\n".join(lines) + "\n"
     return out
 

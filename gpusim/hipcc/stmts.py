@@ -81,6 +81,12 @@ class StmtTranslator(Translator):
             self.fail(c, "`switch`", "an if / else if chain")
         elif kind in (K.GOTO_STMT, K.LABEL_STMT):
             self.fail(c, "`goto`", "loops with break/continue")
+        elif kind in (K.ASM_STMT, K.MS_ASM_STMT):
+            self.fail(c, "inline assembly (`asm`)", "C++ (gpusim emulates HIP C++, not the "
+                      "GPU's instruction set)")
+        elif kind == K.UNEXPOSED_STMT and len(children(c)) == 1 and \
+                children(c)[0].kind in (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT):
+            self.stmt(children(c)[0])  # `#pragma unroll` before a loop: a hint, kept by LLVM
         else:
             self.expr_stmt(c)
 

@@ -53,7 +53,7 @@ def zig() -> list[str]:
 def include_args() -> tuple[str, ...]:
     """``-isystem``/``-D`` arguments zig's clang uses for C++ (libc++, clang's builtin
     headers, the C library), read once from ``zig c++ -###`` and kept in the cache."""
-    cache = Path(config.cache_dir) / "hipcc" / f"zig-includes-{_zig_version()}.json"
+    cache = Path(config.cache_dir) / "hipcc" / f"zig-includes-{_zig_version()}-2.json"
     if cache.exists():
         return tuple(json.loads(cache.read_text()))
     probe = subprocess.run([*zig(), "-###", OPT, STD, "-x", "c++", "-c", os.devnull, "-o",
@@ -65,7 +65,7 @@ def include_args() -> tuple[str, ...]:
     for k, word in enumerate(words[:-1]):
         if word == "-isystem":
             found += ["-isystem", str(Path(words[k + 1]).resolve())]
-        elif word == "-D":
+        elif word == "-D" and words[k + 1] != "NDEBUG":  # hipcc keeps assert() on
             found.append("-D" + words[k + 1])
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps(found))

@@ -64,17 +64,22 @@ void __assert_fail(const char* assertion, const char* file, unsigned int line,
   abort();
 }
 
-int __gpusim_entry(int argc, char** argv) __attribute__((weak));
+}  // extern "C"
 
+// The program's own main, as `int main()` or `int main(int, char**)`: both are called
+// with (argc, argv) by the C calling convention, as the C runtime calls them. gpusim calls
+// __gpusim_run only for a program that defines main.
+int main(int argc, char** argv);
+
+extern "C" {
 // Run the program's main(argc, argv); returns its exit status (exit() included).
 int __gpusim_run(int argc, char** argv) {
-  if (!__gpusim_entry) return -1;
   running = true;
   __gpusim_fatal = 0;
   configs.clear();
   int status;
   if (setjmp(exit_jump) == 0) {
-    status = __gpusim_entry(argc, argv);
+    status = main(argc, argv);
     fflush(nullptr);
   } else {
     status = exit_status;

@@ -7,6 +7,9 @@
 // compiler, for which a kernel is an ordinary function (gpusim.hipcc replaces its body
 // with a stub that launches it on the emulator) and the attributes are empty.
 #pragma once
+#if defined(__GPUSIM_KEEP_ASSERT)  // zig defines NDEBUG when it optimises; hipcc does not
+#undef NDEBUG
+#endif
 #include <assert.h>
 #include <limits.h>
 #include <stdint.h>
@@ -109,11 +112,6 @@ extern "C" int __gpusim_configure(dim3 grid, dim3 block, size_t shared = 0,
 #endif
 
 #if !defined(__HIP__)
-// ---- gpusim: what a kernel's host stub and the program's entry point call (shim.cpp)
+// ---- gpusim: what a kernel's host stub calls (shim.cpp)
 extern "C" hipError_t __gpusim_launch_stub(const char* kernel, void** args);
-inline int __gpusim_call_main(int (*m)(), int, char**) { return m(); }
-inline int __gpusim_call_main(int (*m)(int, char**), int c, char** v) { return m(c, v); }
-inline int __gpusim_call_main(int (*m)(int, const char**), int c, char** v) {
-  return m(c, const_cast<const char**>(v));
-}
 #endif
