@@ -50,7 +50,8 @@ def parse(source: str, filename: str = FILENAME, include_dirs: tuple[str, ...] =
     from gpusim.hipcc.toolchain import include_args
 
     index = cindex.Index.create()
-    unsaved = [(filename, source), (str(INCLUDE_DIR / "__gpusim_enums.h"), enums_header())]
+    unsaved = [(filename, source.encode("utf-8", "surrogateescape")),
+               (str(INCLUDE_DIR / "__gpusim_enums.h"), enums_header())]
     own = [f"-I{Path(filename).parent}"] if Path(filename).is_absolute() else []
     args = [*ARGS, "-isystem", str(INCLUDE_DIR), *include_args(), *own,
             *(f"-I{d}" for d in include_dirs), *defines]

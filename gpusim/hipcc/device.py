@@ -285,6 +285,10 @@ class DeviceTranslator(StmtTranslator):
             return self.printf(c, args)
         if name == "__lane_id":
             return "hip.laneid"
+        if name == "__bitextract_u32":  # bits [offset, offset + width) of src
+            src, off, width = (self.expr(a) for a in args)
+            return (f"np.uint32((np.uint64({src}) >> np.uint64({off})) & "
+                    f"((np.uint64(1) << np.uint64({width})) - np.uint64(1)))")
         if name in ("rsqrtf", "rsqrt"):
             one = "np.float32(1.0)" if name == "rsqrtf" else "1.0"
             return f"{one} / math.sqrt({self.expr(args[0])})"

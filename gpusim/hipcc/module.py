@@ -337,7 +337,7 @@ def compile(source: str | None = None, *, filename: str | None = None,  # noqa: 
         if filename is None:
             raise ValueError("hipcc.compile needs source text or a filename")
         filename = str(Path(filename).resolve())
-        source = Path(filename).read_text()
+        source = _read(filename)
     filename = filename or FILENAME
     include_dirs = tuple(str(Path(d).resolve()) for d in include_dirs)
     origin = Origin(source, filename, include_dirs, tuple(defines), tuple(instances))
@@ -370,6 +370,12 @@ def compile(source: str | None = None, *, filename: str | None = None,  # noqa: 
     return mod
 
 
+def _read(path: str) -> str:
+    """A source file's text; bytes that are not UTF-8 (a Latin-1 (c) in a licence header)
+    are kept as they are (surrogate escapes), so clang's byte offsets still match."""
+    return Path(path).read_bytes().decode("utf-8", "surrogateescape")
+
+
 def _has_main(tu) -> bool:
     return any(c.kind == K.FUNCTION_DECL and c.spelling == "main" and c.is_definition()
                and user_file(c) for c in tu.cursor.get_children())
@@ -388,7 +394,7 @@ def _build_host(tu, source: str, filename: str, include_dirs: tuple[str, ...],
         if f is not None and \
                 not str(f.name).startswith(str(INCLUDE_DIR)) and f.name not in users:
             if Path(f.name).is_file() and not _system(f.name):
-                users[f.name] = Path(f.name).read_text()
+                users[f.name] = _read(f.name)
     host = split.host_sources(tu, users)
     paths = [Path(n) for n in users]
     absolute = [p for p in paths if p.is_absolute()]

@@ -53,7 +53,7 @@ class _Edits:
         self.add(c.extent.start.file.name, c.extent.start.offset, c.extent.end.offset, None)
 
     def apply(self, fname: str, text: str) -> str:
-        data = text.encode()
+        data = text.encode("utf-8", "surrogateescape")
         for start, end, new in sorted(self.by_file.get(fname, []), reverse=True):
             old = data[start:end]
             if new is None:  # blank, keeping the line structure
@@ -61,7 +61,7 @@ class _Edits:
             else:
                 new_bytes = new.encode() + b"\n" * old.count(b"\n")
             data = data[:start] + new_bytes + data[end:]
-        return data.decode()
+        return data.decode("utf-8", "surrogateescape")
 
 
 def _stub(fn: Cursor) -> str:
@@ -102,7 +102,7 @@ def _walk(c: Cursor, edits: _Edits, kernels: list[Cursor], variables: list[Curso
 def _launches(tu: TranslationUnit, fname: str, text: str, edits: _Edits) -> None:
     """``callee<<<cfg>>>(args)`` -> ``(__gpusim_configure(cfg), callee(args))``, by tokens
     (also inside the user's macros)."""
-    data = text.encode()
+    data = text.encode("utf-8", "surrogateescape")
     toks = list(tu.get_tokens(extent=tu.get_extent(fname, (0, len(data)))))
     for i, t in enumerate(toks):
         if t.spelling != "<<<":
@@ -114,8 +114,8 @@ def _launches(tu: TranslationUnit, fname: str, text: str, edits: _Edits) -> None
         if end >= len(toks):
             continue
         at = [tok.extent.start.offset for tok in toks]
-        callee = data[at[start]:at[i]].decode()
-        config = data[toks[i].extent.end.offset:at[close]].decode()
+        callee = data[at[start]:at[i]].decode("utf-8", "surrogateescape")
+        config = data[toks[i].extent.end.offset:at[close]].decode("utf-8", "surrogateescape")
         edits.add(fname, at[start], toks[close + 1].extent.end.offset,
                   f"(__gpusim_configure({config}), {callee}(")
         edits.add(fname, toks[end].extent.end.offset, toks[end].extent.end.offset, ")")

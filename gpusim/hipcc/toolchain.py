@@ -94,7 +94,7 @@ def build(files: dict[str, str], units: list[str], args: list[str],
     for rel, text in files.items():
         path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        path.write_bytes(text.encode("utf-8", "surrogateescape"))
     tmp = folder / f"program.{os.getpid()}.tmp"
     cmd = [*zig(), OPT, STD, "-shared", "-fPIC", "-g0", "-w",
            "-fno-sanitize=undefined",  # zig turns UBSan traps on by default

@@ -5,15 +5,25 @@ enums, error codes, library calls: cuBLAS -> hipBLAS or, with ``roc=True``, rocB
 rename ``#include``'d headers, optionally rewrite ``k<<<g, b, shm, s>>>(args)`` as
 ``hipLaunchKernelGGL(k, g, b, shm, s, args)``, wrap symbol arguments in
 ``HIP_SYMBOL(...)``, ``cub::`` -> ``hipcub::``, and add ``#include "hip/hip_runtime.h"``
-to a file with device code. Everything it leaves alone is reported with its line.
+to a file with device code, and drop the arguments HIP's counterpart does not take (the
+``CUoccupancyB2DSize`` callback of ``cuOccupancyMaxPotentialBlockSize``: HIPIFY's
+``dropped_arguments``). Everything it leaves alone is reported with its line.
 
 Where it differs from hipify-perl, deliberately:
 - comments and string literals are never rewritten (hipify-perl rewrites them;
   hipify-clang does not), nor members after ``.``/``->`` (``s.cudaStream``);
 - names HIPIFY maps to themselves (``texture``) are not counted as conversions;
 - ``hip/hip_runtime.h`` is not added a second time, so hipifying HIP output is a no-op;
-- identifiers that look like CUDA but are unknown to HIPIFY are reported for every
-  library prefix (cublas..., CUFFT_...), not only ``cuda[A-Z]...``;
+- an unknown name is reported as hipify-perl finds one (``\\bcuda[A-Z]\\w+`` that its table
+  does not map), but not where the file declares it itself (``#define cudaCheckError()``,
+  ``cudaParams`` as an argument, ``struct cudaResObj``: see declarations.py): those are
+  the program's own names, not CUDA API that HIPIFY lacks;
+- an argument is dropped whatever it holds (``f(a, b)``, a comment, a new line):
+  hipify-perl's regex stops at the first ``,`` or ``)`` and garbles such calls; it is
+  dropped once, as HIPIFY's tests say (hipify-perl lists
+  ``hipModuleOccupancyMaxPotentialBlockSizeWithFlags`` twice and drops two), and only from a
+  call it renamed from CUDA, so HIP code keeps its arguments; dropping a callback that
+  is not null is reported (as hipify-clang does: "possible data loss");
 - a header name is looked up whole: ``<curand.h>`` becomes ``<hiprand/hiprand.h>`` as
   HIPIFY's table says (hipify-perl's regex for the function ``curand`` gets there first
   and writes ``<hiprand.h>``);
@@ -32,14 +42,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from gpusim.hipify.declarations import declared_names
 from gpusim.hipify.lexer import Token, tokenize
 from gpusim.hipify.report import Conversion, Finding, Result
 from gpusim.hipify.table import Table, load_table
 from gpusim.hipify.warp import check_tokens
 
-CUDA_LOOKING = re.compile(
+# hipify-perl's test for "remaining code that looks like cuda API calls": /\bcuda[A-Z]\w+/
+CUDA_IDENTIFIER = re.compile(r"cuda[A-Z]\w+")
+# A header name that looks like CUDA's (cuda_gl_interop.h, cublasXt.h, cudaEGL.h, ...).
+CUDA_HEADER = re.compile(
     r"(cuda[A-Z_]|cu[A-Z][a-z]|(cublas|curand|cufft|cusparse|cusolver|cudnn|nvrtc)[A-Z_]"
     r"|(CUBLAS|CURAND|CUFFT|CUSPARSE|CUSOLVER|CUDNN|CUDA|NVRTC)_)\w*")
+NULL_POINTERS = ("0", "NULL", "nullptr", "0L", "(void*)0", "(void *)0")
 HIP_RUNTIME = "hip/hip_runtime.h"
 CUDA_HEADER_DIRS = ("cuda/", "nv/", "cooperative_groups/")  # libcu++ and CG headers
 _SKIP = ("space", "comment")
@@ -86,6 +101,9 @@ class _Translation:
         self.conversions: list[Conversion] = []
         self.findings: list[Finding] = []
         self.extra: Counter = Counter()
+        self.declared = declared_names(
+            self.tokens, wanted=CUDA_IDENTIFIER.fullmatch,
+            is_type=lambda name: (table.lookup(name) or ("", ""))[1] == "type")
 
     def text_of(self, indices: list[int]) -> str:
         return "".join(self.out[indices[0]:indices[-1] + 1]).strip() if indices else ""
@@ -111,7 +129,7 @@ class _Translation:
             self.out[i] = token.text[0] + found[0] + token.text[-1]
             self.conversions.append(Conversion(token.line, name, found[0], found[1]))
         elif not found and (self.table.is_unsupported(name, self.roc) or
-                            CUDA_LOOKING.match(name) or name.startswith(CUDA_HEADER_DIRS)):
+                            CUDA_HEADER.match(name) or name.startswith(CUDA_HEADER_DIRS)):
             self.findings.append(Finding(token.line, "unknown", name,
                                          f"CUDA header with no HIP counterpart: {name}",
                                          "include"))
@@ -144,7 +162,7 @@ class _Translation:
                 f"{table.hip_version}; left as is)", "device_function"))
         elif called and name in table.device_functions:
             self.extra["device_function"] += 1
-        elif CUDA_LOOKING.fullmatch(name):
+        elif CUDA_IDENTIFIER.fullmatch(name) and name not in self.declared:
             self.findings.append(Finding(
                 token.line, "unknown", name,
                 f"unknown CUDA identifier: {name} (not in HIPIFY's table; left as is)",
@@ -205,6 +223,33 @@ class _Translation:
                     self.out[arg[0]] = f"{wrap[1]}({self.out[arg[0]]}"
                     self.out[arg[-1]] += ")"
 
+    def dropped_arguments(self) -> None:
+        """cuOccupancyMaxPotentialBlockSize(g, b, f, callback, shm, limit) ->
+        hipModuleOccupancyMaxPotentialBlockSize(g, b, f, shm, limit)."""
+        tokens, sig = self.tokens, self.sig
+        for k, i in enumerate(sig[:-1]):
+            drop = self.table.dropped_arguments.get(self.out[i])
+            if not drop or self.out[i] == tokens[i].text or tokens[sig[k + 1]].text != "(":
+                continue  # only calls renamed from CUDA: HIP code keeps its arguments
+            args = _arguments(tokens, sig, k + 2, _close(tokens, sig, k + 1, "(", ")"))
+            for index in sorted(drop, reverse=True):
+                if index >= len(args) or not args[index]:
+                    continue
+                text = self.text_of(args[index])
+                if index + 1 < len(args) and args[index + 1]:  # up to the next argument
+                    span = range(args[index][0], args[index + 1][0])
+                else:  # the last one: from the end of the one before
+                    span = range(args[index - 1][-1] + 1, args[index][-1] + 1)
+                for j in span:
+                    self.out[j] = ""
+                if text.replace(" ", "") not in NULL_POINTERS:
+                    self.findings.append(Finding(
+                        tokens[i].line, "dropped", tokens[i].text,
+                        f"argument {index + 1} of {tokens[i].text} ({text}) dropped: "
+                        f"{self.out[i]} has no such parameter (possible data loss: CUDA "
+                        f"asked it for the dynamic shared memory of each block size; HIP "
+                        f"uses the fixed size you pass)", "occupancy"))
+
     def has_device_code(self) -> bool:
         return bool(self.extra["kernel_launch"]) or any(
             self.tokens[i].text in ("__global__", "__shared__") for i in self.sig)
@@ -238,6 +283,7 @@ def hipify_cpp(source: str, *, hip_kernel_syntax: bool = False, roc: bool = Fals
     if hip_kernel_syntax:
         work.launches()
     work.symbol_arguments()
+    work.dropped_arguments()
     if not work.has_device_code():
         work.extra.pop("device_function", None)  # hipify-perl counts them only in device code
     findings = work.findings + check_tokens(work.tokens)

@@ -59,8 +59,9 @@ class Finding:
     """Something the translation could not do, or a wave64 hazard it saw.
 
     ``category``: "unsupported" (HIPIFY says HIP has no equivalent), "unknown" (looks
-    like CUDA, not in HIPIFY's table), "deprecated"/"removed" (CUDA's own status), or
-    "warp" (a warp-size-32 assumption). ``kind`` is HIPIFY's conversion kind.
+    like CUDA, not in HIPIFY's table), "deprecated"/"removed" (CUDA's own status),
+    "dropped" (an argument the HIP call does not take was removed, and it was not null),
+    or "warp" (a warp-size-32 assumption). ``kind`` is HIPIFY's conversion kind.
     """
 
     line: int

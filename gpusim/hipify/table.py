@@ -12,6 +12,8 @@ which HIPIFY does not cover (marked in the data's ``supplement``).
 ('rocblas_saxpy', 'library')
 >>> t.unsupported_kind("cudaInitDevice")
 'device'
+>>> t.dropped_arguments["hipModuleOccupancyMaxPotentialBlockSize"]  # the B2D callback
+(3,)
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class Table:
     removed: dict[str, str]
     whitelist: frozenset[str]
     symbol_arguments: dict[str, tuple[int, str]]
+    dropped_arguments: dict[str, tuple[int, ...]]
 
     def lookup(self, name: str, roc: bool = False) -> tuple[str, str] | None:
         """``(replacement, kind)`` for an identifier; ``roc`` prefers rocBLAS-style names."""
@@ -92,4 +95,5 @@ def load_table(path: Path = DATA) -> Table:
         deprecated=raw["deprecated"], removed=raw["removed"],
         whitelist=frozenset(raw["whitelist"]),
         symbol_arguments={k: (v[0], v[1]) for k, v in raw["symbol_arguments"].items()},
+        dropped_arguments={k: tuple(v) for k, v in raw["dropped_arguments"].items()},
     )

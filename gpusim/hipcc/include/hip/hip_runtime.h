@@ -23,6 +23,19 @@
 #define __HIPCC__ 1
 #define __HIP_ARCH_GFX942__ 0
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
+// HIP's older spellings of the position built-ins (still in ROCm's amd_hip_runtime.h)
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
 #define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 #define __forceinline__ inline __attribute__((always_inline))
@@ -72,16 +85,9 @@ __device__ unsigned long long atomicCAS(unsigned long long*, unsigned long long,
   __device__ unsigned long long name(unsigned long long, int, int = 64);
 __GPUSIM_SHFL(__shfl) __GPUSIM_SHFL(__shfl_up) __GPUSIM_SHFL(__shfl_down)
 __GPUSIM_SHFL(__shfl_xor)
-#define __GPUSIM_SHFL_SYNC(name)                                                        \
-  template <class T> __device__ T name##_sync(unsigned long long, T, int, int = 64);
-__GPUSIM_SHFL_SYNC(__shfl) __GPUSIM_SHFL_SYNC(__shfl_up) __GPUSIM_SHFL_SYNC(__shfl_down)
-__GPUSIM_SHFL_SYNC(__shfl_xor)
 __device__ unsigned long long __ballot(int);
 __device__ int __any(int);
 __device__ int __all(int);
-__device__ unsigned long long __ballot_sync(unsigned long long, int);
-__device__ int __any_sync(unsigned long long, int);
-__device__ int __all_sync(unsigned long long, int);
 __device__ unsigned long long __activemask();
 __device__ int __lane_id();
 __device__ int __popc(unsigned);

@@ -361,5 +361,25 @@ template <class T> inline hipError_t hipGetSymbolAddress(void** devPtr, const T&
 template <class T> inline hipError_t hipGetSymbolSize(size_t* size, const T& symbol) {
   return hipGetSymbolSize(size, static_cast<const void*>(&symbol));
 }
+template <class T> inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(
+    int* numBlocks, T f, int blockSize, size_t dynSharedMemPerBlk = 0) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(
+      numBlocks, reinterpret_cast<const void*>(f), blockSize, dynSharedMemPerBlk);
+}
+template <class T> inline hipError_t hipOccupancyMaxPotentialBlockSize(
+    int* gridSize, int* blockSize, T f, size_t dynSharedMemPerBlk = 0, int blockSizeLimit = 0) {
+  return hipOccupancyMaxPotentialBlockSize(gridSize, blockSize,
+                                           reinterpret_cast<const void*>(f),
+                                           dynSharedMemPerBlk, blockSizeLimit);
+}
+template <class T> inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, T f) {
+  return hipFuncGetAttributes(attr, reinterpret_cast<const void*>(f));
+}
+template <class T> inline hipError_t hipLaunchKernel(T f, dim3 grid, dim3 block, void** args,
+                                                     size_t shared = 0,
+                                                     hipStream_t stream = nullptr) {
+  return hipLaunchKernel(reinterpret_cast<const void*>(f), grid, block, args, shared, stream);
+}
+#define HIP_SUCCESS hipSuccess
 // HIP_SYMBOL(x) names a device variable for the *Symbol calls (ROCm: the variable itself).
 #define HIP_SYMBOL(X) X
