@@ -26,7 +26,7 @@ from gpusim.errors import KernelCompileError, hipError_t
 
 FILENAME = "hip_cell.hip"
 INCLUDE_DIR = Path(__file__).with_name("include")
-ARGS = ["-x", "hip", "-std=c++17", "-nogpuinc", "-nogpulib", "--cuda-host-only",
+ARGS = ["-x", "hip", "-nogpuinc", "-nogpulib", "--cuda-host-only",
         "-nostdinc", "-nostdinc++", "-Wno-unused-value",
         "-include", "hip/hip_runtime.h"]  # as hipcc does: HIP names need no #include
 
@@ -46,14 +46,16 @@ def parse(source: str, filename: str = FILENAME, include_dirs: tuple[str, ...] =
           defines: tuple[str, ...] = ()) -> cindex.TranslationUnit:
     """Parse ``source`` (the text of ``filename``) as HIP against gpusim's HIP headers and
     the C++ compiler's standard library; raise ``ClangError`` with clang's messages if it
-    has errors. ``include_dirs`` are ``-I`` folders (the file's own folder comes first)."""
+    has errors. ``include_dirs`` are ``-I`` folders (the file's own folder comes first); ``defines``
+    may also hold ``-std=c++20`` (C++17 by default, as hipcc)."""
     from gpusim.hipcc.toolchain import include_args
 
     index = cindex.Index.create()
     unsaved = [(filename, source.encode("utf-8", "surrogateescape")),
                (str(INCLUDE_DIR / "__gpusim_enums.h"), enums_header())]
     own = [f"-I{Path(filename).parent}"] if Path(filename).is_absolute() else []
-    args = [*ARGS, "-isystem", str(INCLUDE_DIR), *include_args(), *own,
+    std = [] if any(d.startswith("-std=") for d in defines) else ["-std=c++17"]
+    args = [*ARGS, *std, "-isystem", str(INCLUDE_DIR), *include_args(), *own,
             *(f"-I{d}" for d in include_dirs), *defines]
     tu = index.parse(filename, args=args, unsaved_files=unsaved,
                      options=cindex.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)

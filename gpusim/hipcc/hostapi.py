@@ -242,6 +242,53 @@ def hipRuntimeGetVersion(runtimeVersion):
     _put(runtimeVersion, ctypes.c_int, _VERSION)
 
 
+# ---- the driver API's device and context calls: a context is its device (HIP's primary
+# context), so creating one makes that device current
+def hipDeviceGet(device, ordinal):
+    get_system().device(int(ordinal), origin="hipDeviceGet")
+    _put(device, ctypes.c_int, int(ordinal))
+
+
+def hipDeviceGetName(name, len, device):  # noqa: A002 - HIP's parameter name
+    size = int(len)
+    if size > 0:
+        text = hip.hipGetDeviceProperties(int(device)).name.encode()[:size - 1] + b"\0"
+        ctypes.memmove(name, text, text.__len__())
+
+
+def hipDeviceComputeCapability(major, minor, device):
+    p = hip.hipGetDeviceProperties(int(device))
+    _put(major, ctypes.c_int, p.major)
+    _put(minor, ctypes.c_int, p.minor)
+
+
+def hipDeviceTotalMem(bytes, device):  # noqa: A002 - HIP's parameter name
+    _put(bytes, ctypes.c_size_t, hip.hipGetDeviceProperties(int(device)).totalGlobalMem)
+
+
+def hipCtxCreate(ctx, flags, device):
+    hip.hipSetDevice(int(device))
+    _put(ctx, ctypes.c_void_p, HANDLES.new(("context", int(device))))
+
+
+def hipCtxDestroy(ctx):
+    HANDLES.get(ctx, tuple, "context")
+    HANDLES.drop(ctx)
+
+
+def hipCtxSetCurrent(ctx):
+    if ctx:
+        hip.hipSetDevice(HANDLES.get(ctx, tuple, "context")[1])
+
+
+def hipCtxGetCurrent(ctx):
+    _put(ctx, ctypes.c_void_p, HANDLES.new(("context", int(hip.hipGetDevice()))))
+
+
+def hipCtxSynchronize():
+    hip.hipDeviceSynchronize()
+
+
 def hipDeviceCanAccessPeer(canAccessPeer, deviceId, peerDeviceId):
     _put(canAccessPeer, ctypes.c_int, hip.hipDeviceCanAccessPeer(deviceId, peerDeviceId))
 
@@ -407,10 +454,12 @@ def hipMemcpyAsync(dst, src, sizeBytes, kind, stream_):
 
 
 def _copy(dst: int, src: int, n: int, kind: int, api: str) -> tuple:
-    managed = any((f := HOST.find(a)) is not None and isinstance(f[2], hip.ManagedArray)
-                  for a in (dst, src) if a and not is_device(a))
+    """Pinned and managed memory are reachable from host and device alike: a copy that
+    touches them goes by address (hipMemcpyDefault), whatever kind the program named, as
+    HIP's does with unified addressing."""
+    shared = any(HOST.find(a) is not None for a in (dst, src) if a and not is_device(a))
     return (memory(dst, n, f"{api}: dst"), memory(src, n, f"{api}: src"), int(n),
-            hip.hipMemcpyDefault if managed else int(kind))
+            hip.hipMemcpyDefault if shared else int(kind))
 
 
 def hipMemcpyHtoD(dst, src, sizeBytes):
@@ -632,20 +681,15 @@ def hipFuncGetAttributes(attr, func):
     from gpusim.hipcc.shim import write_struct
 
     kernel = current().kernel(current().kernel_at(func, "hipFuncGetAttributes"))
-    res = kernel.resources()
-    write_struct("hipFuncAttributes", attr, {
-        "binaryVersion": 0, "cacheModeCA": 0, "constSizeBytes": 0,
-        "localSizeBytes": int(res.get("scratch_bytes", 0)),
-        "maxDynamicSharedSizeBytes": 65536, "maxThreadsPerBlock": 1024,
-        "numRegs": int(res.get("vgprs", 0)), "preferredShmemCarveout": 0, "ptxVersion": 0,
-        "sharedSizeBytes": int(res.get("lds_bytes", 0))})
+    write_struct("hipFuncAttributes", attr, func_attributes(kernel))
 
 
 def hipOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, f, blockSize,
                                                  dynSharedMemPerBlk):
     from gpusim.hipcc.program import current
 
-    kernel = current().kernel(current().kernel_at(f, "hipOccupancyMaxActiveBlocksPerMultiprocessor"))
+    api = "hipOccupancyMaxActiveBlocksPerMultiprocessor"
+    kernel = current().kernel(current().kernel_at(f, api))
     _put(numBlocks, ctypes.c_int, hip.hipOccupancyMaxActiveBlocksPerMultiprocessor(
         kernel, int(blockSize), int(dynSharedMemPerBlk)))
 
@@ -693,7 +737,45 @@ def hipModuleLaunchKernel(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,
     kernel = HANDLES.get(f, CppKernel, "function")
     args = launch_params(kernel, kernelParams, extra)
     kernel.launch((gridDimX, gridDimY, gridDimZ), (blockDimX, blockDimY, blockDimZ), args,
-                  stream=stream(stream_), shared_bytes=int(sharedMemBytes))
+                  stream=stream(stream_), shared_bytes=int(sharedMemBytes),
+                  hidden=kernel.module.device_globals(None))
+
+
+def hipModuleGetGlobal(dptr, bytes, hmod, name):  # noqa: A002 - HIP's parameter name
+    from gpusim.hipcc.module import Module
+
+    var = HANDLES.get(hmod, Module, "module").variable(_text(name))
+    if dptr:
+        _put(dptr, ctypes.c_void_p, var.address())
+    if bytes:
+        _put(bytes, ctypes.c_size_t, var.nbytes)
+
+
+_FUNC_ATTRIBUTES = {0: "maxThreadsPerBlock", 1: "sharedSizeBytes", 2: "constSizeBytes",
+                    3: "localSizeBytes", 4: "numRegs", 5: "ptxVersion", 6: "binaryVersion",
+                    7: "cacheModeCA", 8: "maxDynamicSharedSizeBytes",
+                    9: "preferredShmemCarveout"}
+
+
+def hipFuncGetAttribute(value, attrib, hfunc):
+    from gpusim.hipcc.launch import CppKernel
+
+    kernel = HANDLES.get(hfunc, CppKernel, "function")
+    field = _FUNC_ATTRIBUTES.get(int(attrib))
+    if field is None:
+        raise HipError(E.hipErrorInvalidValue, f"hipFuncGetAttribute: attribute {attrib} "
+                       "is not a hipFunction_attribute")
+    _put(value, ctypes.c_int, int(func_attributes(kernel)[field]))
+
+
+def func_attributes(kernel: Any) -> dict[str, int]:
+    """hipFuncAttributes of a kernel, from LLVM's AMDGPU compile of it."""
+    res = kernel.resources()
+    return {"binaryVersion": 0, "cacheModeCA": 0, "constSizeBytes": 0,
+            "localSizeBytes": int(res.get("scratch_bytes", 0)),
+            "maxDynamicSharedSizeBytes": 65536, "maxThreadsPerBlock": 1024,
+            "numRegs": int(res.get("vgprs", 0)), "preferredShmemCarveout": 0,
+            "ptxVersion": 0, "sharedSizeBytes": int(res.get("lds_bytes", 0))}
 
 
 def hipModuleOccupancyMaxPotentialBlockSize(gridSize, blockSize, f, dynSharedMemPerBlk,
@@ -706,3 +788,131 @@ def hipModuleOccupancyMaxPotentialBlockSize(gridSize, blockSize, f, dynSharedMem
     _put(gridSize, ctypes.c_int, grid)
     _put(blockSize, ctypes.c_int, block)
 
+
+
+# ---- hiprtc: run-time compilation; a program's code is a gpusim code object
+class RtcProgram:
+    """A hiprtcProgram: its source, in-memory headers, and after compiling, log and code."""
+
+    def __init__(self, source: str, name: str, headers: dict[str, str]):
+        self.source, self.name, self.headers = source, name or "program.hip", headers
+        self.log = ""
+        self.code = b""
+
+
+_RTC_ERRORS = ["HIPRTC_SUCCESS", "HIPRTC_ERROR_OUT_OF_MEMORY",
+               "HIPRTC_ERROR_PROGRAM_CREATION_FAILURE", "HIPRTC_ERROR_INVALID_INPUT",
+               "HIPRTC_ERROR_INVALID_PROGRAM", "HIPRTC_ERROR_INVALID_OPTION",
+               "HIPRTC_ERROR_COMPILATION", "HIPRTC_ERROR_BUILTIN_OPERATION_FAILURE",
+               "HIPRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION",
+               "HIPRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION",
+               "HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID", "HIPRTC_ERROR_INTERNAL_ERROR"]
+
+
+def hiprtcGetErrorString(result):
+    k = int(result)
+    return _c_string("rtc", k, _RTC_ERRORS[k] if 0 <= k < len(_RTC_ERRORS) else "unknown")
+
+
+def hiprtcVersion(major, minor):
+    _put(major, ctypes.c_int, _VERSION // 10_000_000)
+    _put(minor, ctypes.c_int, _VERSION // 100_000 % 100)
+    return 0
+
+
+def hiprtcCreateProgram(prog, src, name, numHeaders, headers, includeNames):
+    if not prog or not src:
+        return 3
+    texts = ctypes.cast(headers, ctypes.POINTER(ctypes.c_char_p)) if headers else None
+    names = ctypes.cast(includeNames, ctypes.POINTER(ctypes.c_char_p)) if includeNames else None
+    found = {names[k].decode(): texts[k].decode() for k in range(int(numHeaders))} \
+        if texts and names else {}
+    _put(prog, ctypes.c_void_p, HANDLES.new(RtcProgram(_text(src), _text(name), found)))
+    return 0
+
+
+def hiprtcDestroyProgram(prog):
+    if not prog:
+        return 3
+    handle = ctypes.c_void_p.from_address(prog).value or 0
+    if not isinstance(HANDLES.objects.get(handle), RtcProgram):
+        return 4
+    HANDLES.drop(handle)
+    return 0
+
+
+def _rtc(prog: int) -> RtcProgram | None:
+    found = HANDLES.objects.get(prog)
+    return found if isinstance(found, RtcProgram) else None
+
+
+def hiprtcCompileProgram(prog, numOptions, options):
+    """Compile the device code now (errors go to the log); headers given in memory are
+    written to a folder of the cache, as files of that name."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    from gpusim.config import config
+    from gpusim.errors import KernelCompileError
+    from gpusim.hipcc.module import compile as hip_compile
+
+    p = _rtc(prog)
+    if p is None:
+        return 4
+    opts = ctypes.cast(options, ctypes.POINTER(ctypes.c_char_p)) if options else None
+    words = [opts[k].decode() for k in range(int(numOptions))] if opts else []
+    defines = [w for w in words if w.startswith("-D")]
+    std = next((w.split("=", 1)[1] for w in words if w.startswith(("-std=", "--std="))),
+               "c++17")
+    key = hashlib.sha256(json.dumps(p.headers, sort_keys=True).encode()).hexdigest()[:16]
+    folder = Path(config.cache_dir) / "hipcc" / "rtc" / key
+    for name, text in p.headers.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    includes = [str(folder)] + [w[2:] for w in words if w.startswith("-I")]
+    try:
+        hip_compile(p.source, filename=p.name, include_dirs=includes, defines=defines, std=std,
+                    host=False)
+    except KernelCompileError as e:
+        p.log = str(e) + "\n"
+        return 6
+    p.log = ""
+    p.code = json.dumps({"gpusim_code_object": 1, "source": p.name,
+                         "text": p.source.encode("utf-8", "surrogateescape").decode("latin-1"),
+                         "include": includes, "defines": defines, "std": std,
+                         "units": []}).encode() + b"\0"
+    return 0
+
+
+def hiprtcGetProgramLogSize(prog, logSizeRet):
+    p = _rtc(prog)
+    if p is None:
+        return 4
+    _put(logSizeRet, ctypes.c_size_t, len(p.log.encode()) + 1)
+    return 0
+
+
+def hiprtcGetProgramLog(prog, log):
+    p = _rtc(prog)
+    if p is None:
+        return 4
+    data = p.log.encode() + b"\0"
+    ctypes.memmove(log, data, len(data))
+    return 0
+
+
+def hiprtcGetCodeSize(prog, codeSizeRet):
+    p = _rtc(prog)
+    if p is None or not p.code:
+        return 4
+    _put(codeSizeRet, ctypes.c_size_t, len(p.code))
+    return 0
+
+
+def hiprtcGetCode(prog, code):
+    p = _rtc(prog)
+    if p is None or not p.code:
+        return 4
+    ctypes.memmove(code, p.code, len(p.code))
+    return 0

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from gpusim.devices.spec import DeviceSpec
 from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.hip import DeviceArray, DevicePointer, Kernel
 from gpusim.hipcc.lines import to_cpp
@@ -23,11 +24,12 @@ class CppKernel(Kernel):
     """A ``__global__`` function; ``params`` are (name, "array"|"scalar", dtype)."""
 
     def __init__(self, kernel: Kernel, cpp_name: str, params: list[tuple[str, str, str]],
-                 hidden: int = 0):
+                 hidden: tuple[str, ...] = ()):
         super().__init__(kernel.py_func, launch_bounds=kernel.launch_bounds, check=kernel.check)
         self.cpp_name = cpp_name
         self.params = params
-        self.hidden = hidden  # trailing parameters: the program's device variables
+        self.hidden = hidden  # dtypes of trailing parameters: the program's device variables
+        self._last_args: tuple | None = None
 
     def __repr__(self) -> str:
         return f"<gpusim HIP C++ kernel {self.cpp_name}>"
@@ -51,12 +53,14 @@ class CppKernel(Kernel):
         """Launch with C's argument conventions; ``hidden`` are the device variables'
         copies (a program passes them; from Python, a kernel that uses device variables
         is launched through its program)."""
-        if len(hidden) != self.hidden:
+        if len(hidden) != len(self.hidden):
             raise HipError(hipError_t.hipErrorInvalidValue,
                            f"kernel '{self.cpp_name}' uses the program's __device__/__constant__ "
                            "variables: launch it from the program's host code")
+        values = (*self.c_args(args), *hidden)
+        self._last_args = values
         try:
-            super().launch(grid, block, (*self.c_args(args), *hidden), stream=stream or 0,
+            super().launch(grid, block, values, stream=stream or 0,
                            shared_bytes=shared_bytes)
         except GpusimError as e:
             raise to_cpp(e) from None
@@ -65,10 +69,32 @@ class CppKernel(Kernel):
         return super().specialize(*self.c_args(args))
 
     def resources(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        return super().resources(*(self.c_args(args) if args else ()), **kwargs)
+        """As ``Kernel.resources``; without example arguments the C parameter types say
+        what to compile for (the occupancy calculator calls ``resources(device_spec)``)."""
+        if len(args) == 1 and isinstance(args[0], DeviceSpec):
+            kwargs.setdefault("device", args[0])
+            args = ()
+        return super().resources(*self._examples(args), **kwargs)
 
     def isa(self, *args: Any, **kwargs: Any) -> str:
-        return super().isa(*(self.c_args(args) if args else ()), **kwargs)
+        return super().isa(*self._examples(args), **kwargs)
+
+    def _examples(self, args: tuple) -> tuple:
+        """The translated kernel's arguments for ``args``, or, with none, one value of each
+        C parameter's type (the last launch's, when there was one)."""
+        if args:
+            return self.c_args(args)
+        if self._last_args is not None:
+            return self._last_args
+        out = []
+        for _, kind, spec in self.params:
+            if kind == "array":
+                out.append(np.zeros(1, spec))
+            elif kind == "scalar":
+                out.append(np.dtype(spec).type(0))
+            else:
+                out += [np.dtype(d).type(0) for _, d in spec]
+        return (*out, *(np.zeros(1, d) for d in self.hidden))
 
 
 def _fields(kernel: str, param: tuple, arg: Any) -> list:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from clang.cindex import Cursor, CursorKind
 
 from gpusim import hip
@@ -58,6 +59,7 @@ class Module:
         self._compiled = compiled
         self._origin = origin
         self.program: Any = None  # gpusim.hipcc.program.Program, when there is a main
+        self._variables: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return f"<gpusim.hipcc module: kernels {sorted(self.kernels)}>"
@@ -71,7 +73,7 @@ class Module:
         if key not in self.kernels and "<" in name and name not in self._origin.instances:
             other = compile(self._origin.source, filename=self._origin.filename,
                             include_dirs=self._origin.include_dirs,
-                            defines=self._origin.defines,
+                            defines=self._origin.defines, std=self._origin.std,
                             instances=(*self._origin.instances, name), host=False)
             if key in other.errors:
                 raise other.errors[key]
@@ -86,17 +88,35 @@ class Module:
         return self.kernels[key]
 
     def device_globals(self, program: Any) -> tuple:
-        """The device copies of the program's ``__device__``/``__constant__`` variables,
-        in the order the translated kernels take them as hidden parameters."""
+        """The device copies of the ``__device__``/``__constant__`` variables, in the
+        order the translated kernels take them as hidden parameters: the program's (its
+        host shadows registered them), or, for a module loaded with hipModuleLoad, the
+        module's own."""
         by_name = {v.name: v for v in program.variables.values()} if program else {}
         out = []
         for name, dtype, count in self._compiled.globals:
-            var = by_name.get(name)
+            var = by_name.get(name) if program else self.variable(name)
             if var is None:
                 raise HipError(hipError_t.hipErrorInvalidSymbol,
                                f"device variable '{name}' was not registered")
             out.append(hip.DeviceArray.from_pointer(var.address(), (count,), dtype))
         return tuple(out)
+
+    def variable(self, name: str) -> Any:
+        """A device variable of a module without a host program (hipModuleGetGlobal):
+        made zeroed on first use."""
+        from gpusim.hipcc.program import DeviceVariable
+
+        found = {n: (d, c) for n, d, c in self._compiled.globals}
+        if name not in found:
+            raise HipError(hipError_t.hipErrorNotFound,
+                           f"hipModuleGetGlobal: no __device__ variable '{name}' in this "
+                           f"module; it has {sorted(found)}")
+        if name not in self._variables:
+            dtype, count = found[name]
+            nbytes = np.dtype(dtype).itemsize * count
+            self._variables[name] = DeviceVariable(name, 0, nbytes, bytes(nbytes))
+        return self._variables[name]
 
     def cpp_line(self, generated_line: int) -> int:
         """The C++ line behind a line of ``python_source`` (0 if none)."""
@@ -247,6 +267,7 @@ class Origin:
     filename: str
     include_dirs: tuple[str, ...]
     defines: tuple[str, ...]
+    std: str
     instances: tuple[str, ...]
 
 
@@ -320,11 +341,13 @@ def _cpp_name(fn: Cursor) -> str:
 
 def compile(source: str | None = None, *, filename: str | None = None,  # noqa: A001
             include_dirs: tuple[str, ...] | list[str] = (),
-            defines: tuple[str, ...] | list[str] = (), instances: tuple[str, ...] = (),
+            defines: tuple[str, ...] | list[str] = (), std: str = "c++17",
+            units: tuple[str, ...] | list[str] = (), instances: tuple[str, ...] = (),
             host: bool = True) -> Module:
     """Compile a HIP C++ program: ``source`` text (a notebook cell), or the file
-    ``filename``; ``include_dirs`` are ``-I`` folders, ``defines`` ``-DNAME=value``.
-    With a ``main``, the host half is built and loaded (``mod.run(argv)``).
+    ``filename``, plus other translation units ``units`` (files) linked with it;
+    ``include_dirs`` are ``-I`` folders, ``defines`` ``-DNAME=value``, ``std`` the C++
+    standard. With a ``main``, the host half is built and loaded (``mod.run(argv)``).
 
     >>> mod = compile('''
     ... #include <hip/hip_runtime.h>
@@ -338,11 +361,29 @@ def compile(source: str | None = None, *, filename: str | None = None,  # noqa: 
             raise ValueError("hipcc.compile needs source text or a filename")
         filename = str(Path(filename).resolve())
         source = _read(filename)
-    filename = filename or FILENAME
     include_dirs = tuple(str(Path(d).resolve()) for d in include_dirs)
-    origin = Origin(source, filename, include_dirs, tuple(defines), tuple(instances))
-    tu = parse(_with_instances(source, instances), filename, include_dirs, tuple(defines))
-    compiled = translate(tu, source)
+    origin = Origin(source, filename or FILENAME, include_dirs, tuple(defines), std,
+                    tuple(instances))
+    mod, tu = _device_half(origin)
+    if not host or instances:
+        return mod
+    parts = [(mod, tu)] + [_device_half(Origin(_read(str(Path(u).resolve())),
+                                               str(Path(u).resolve()), include_dirs,
+                                               tuple(defines), std, ()))
+                           for u in units]
+    if any(_has_main(t) for _, t in parts):
+        from gpusim.hipcc.program import Program
+
+        mod.program = Program(_build_host(parts, origin), [m for m, _ in parts],
+                              tu_count=len(parts))
+    return mod
+
+
+def _device_half(origin: Origin) -> tuple[Module, Any]:
+    """Parse one translation unit and import its kernels (the generated Python)."""
+    tu = parse(_with_instances(origin.source, origin.instances), origin.filename,
+               origin.include_dirs, (*origin.defines, f"-std={origin.std}"))
+    compiled = translate(tu, origin.source)
     digest = hashlib.sha256(compiled.python.encode()).hexdigest()[:16]
     folder = Path(config.cache_dir) / "hipcc"
     folder.mkdir(parents=True, exist_ok=True)
@@ -352,7 +393,7 @@ def compile(source: str | None = None, *, filename: str | None = None,  # noqa: 
         tmp.write_text(compiled.python)
         tmp.replace(path)
     register(str(path), {k + len(HEADER) + 1: cpp for k, cpp in enumerate(compiled.origin)
-                         if cpp}, filename if filename != FILENAME else None)
+                         if cpp}, origin.filename if origin.filename != FILENAME else None)
     modname = f"gpusim_hipcc_{digest}"
     spec = importlib.util.spec_from_file_location(modname, path)
     ns = importlib.util.module_from_spec(spec)
@@ -360,14 +401,13 @@ def compile(source: str | None = None, *, filename: str | None = None,  # noqa: 
     spec.loader.exec_module(ns)
     wrapped = {}
     for name, (cpp_name, params) in compiled.kernels.items():
-        wrapped[name] = CppKernel(getattr(ns, name), cpp_name, params, len(compiled.globals))
+        wrapped[name] = CppKernel(getattr(ns, name), cpp_name, params,
+                                  tuple(d for _, d, _ in compiled.globals))
         setattr(ns, name, wrapped[name])
     mod = Module(compiled, path, ns, wrapped, origin)
-    if host and not instances and _has_main(tu):
-        from gpusim.hipcc.program import Program
-
-        mod.program = Program(_build_host(tu, source, filename, include_dirs, defines), mod)
-    return mod
+    for kernel in wrapped.values():
+        kernel.module = mod
+    return mod, tu
 
 
 def _read(path: str) -> str:
@@ -381,23 +421,24 @@ def _has_main(tu) -> bool:
                and user_file(c) for c in tu.cursor.get_children())
 
 
-def _build_host(tu, source: str, filename: str, include_dirs: tuple[str, ...],
-                defines: tuple[str, ...] | list[str]) -> Path:
-    """The host half, compiled: every user file (rewritten by ``split``) under one build
-    folder, in the same layout, so quoted includes and ``-I`` folders find them."""
+def _build_host(parts: list[tuple[Module, Any]], origin: Origin) -> Path:
+    """The host half, compiled: every user file of every translation unit (rewritten by
+    ``split``) under one build folder, in the same layout, so quoted includes and ``-I``
+    folders find them; and the shim."""
     from gpusim.hipcc import shim, split, toolchain
     from gpusim.hipcc.clangast import INCLUDE_DIR, enums_header
 
-    users = {filename: source}
-    for inc in tu.get_includes():
-        f = inc.include
-        if f is not None and \
-                not str(f.name).startswith(str(INCLUDE_DIR)) and f.name not in users:
-            if Path(f.name).is_file() and not _system(f.name):
+    host: dict[str, str] = {}
+    for k, (mod, tu) in enumerate(parts):
+        users = {mod._origin.filename: mod.source}
+        for inc in tu.get_includes():
+            f = inc.include
+            if f is not None and not str(f.name).startswith(str(INCLUDE_DIR)) and \
+                    f.name not in users and Path(f.name).is_file() and not _system(f.name):
                 users[f.name] = _read(f.name)
-    host = split.host_sources(tu, users)
-    paths = [Path(n) for n in users]
-    absolute = [p for p in paths if p.is_absolute()]
+        for name, text in split.host_sources(tu, users, k).items():
+            host.setdefault(name, text)
+    absolute = [Path(n) for n in host if Path(n).is_absolute()]
     root = Path(os.path.commonpath([str(p.parent) for p in absolute])) if absolute else None
 
     def rel(name: str) -> str:
@@ -408,13 +449,14 @@ def _build_host(tu, source: str, filename: str, include_dirs: tuple[str, ...],
     files["gen/__gpusim_enums.h"] = enums_header()
     files["shim.cpp"] = shim.source()
     dirs = [("{dir}/" + rel(str(Path(d) / "x"))[:-2]) if root and _inside(d, root) else d
-            for d in include_dirs]
-    args = ["-isystem", str(INCLUDE_DIR), "-isystem", "{dir}/gen", *[f"-I{d}" for d in dirs],
-            *defines, "-include", "hip/hip_runtime.h"]
-    if "-DNDEBUG" not in defines:
+            for d in origin.include_dirs]
+    args = [f"-std={origin.std}", "-isystem", str(INCLUDE_DIR), "-isystem", "{dir}/gen",
+            *[f"-I{d}" for d in dirs], *origin.defines, "-include", "hip/hip_runtime.h"]
+    if "-DNDEBUG" not in origin.defines:
         args.append("-D__GPUSIM_KEEP_ASSERT")
-    names = {rel(n): (n if n != FILENAME else "hip_cell.hip") for n in users}
-    return toolchain.build(files, [rel(filename), "shim.cpp"], args, names)
+    names = {rel(n): (n if n != FILENAME else "hip_cell.hip") for n in host}
+    units = [rel(m._origin.filename) for m, _ in parts]
+    return toolchain.build(files, [*units, "shim.cpp"], args, names)
 
 
 def _inside(folder: str, root: Path) -> bool:

@@ -117,9 +117,9 @@ def _split_top(text: str) -> list[str]:
 class Program:
     """The loaded program: ``run(argv)``, its kernels, its device variables."""
 
-    def __init__(self, library: Path, module: Any, has_main: bool = True):
+    def __init__(self, library: Path, modules: list, tu_count: int = 1):
         self.library = library
-        self.module = module  # the device half (gpusim.hipcc.module.Module)
+        self.modules = modules  # the device half of each translation unit (hipcc Module)
         self.variables: dict[int, DeviceVariable] = {}
         self.kernel_stubs: dict[int, str] = {}
         self._sync = _flush_c
@@ -134,8 +134,9 @@ class Program:
         self._run.restype = ctypes.c_int
         self._run.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
         with self._serving():
-            getattr(self._lib, "__gpusim_registrations")()
-        self.has_main = has_main
+            for k in range(tu_count):
+                getattr(self._lib, f"__gpusim_registrations_{k}")()
+        self.has_main = True
 
     @contextlib.contextmanager
     def _serving(self):
@@ -148,6 +149,10 @@ class Program:
     def _callback(self, decl: shim.Decl) -> Any:
         impl = getattr(hostapi, decl.name, None)
         status = decl.restype == "hipError_t"
+        # what a call that failed in gpusim returns: its hipError_t, or for hiprtc
+        # HIPRTC_ERROR_INTERNAL_ERROR; a call returning a pointer returns NULL
+        failed = (lambda code: int(code)) if status else \
+            (lambda code: 11) if decl.restype == "hiprtcResult" else (lambda code: 0)
 
         def call(*args: Any) -> Any:
             self._sync()
@@ -160,19 +165,19 @@ class Program:
                 runtime_api._last_error = e.code
                 if e.code in FATAL or e.code == E.hipErrorNotSupported:
                     self._die(f"{decl.name}: {e}")
-                return int(e.code) if status else 0
+                return failed(e.code)
             except KernelCompileError as e:
                 self._die(str(e))
-                return int(E.hipErrorInvalidDeviceFunction) if status else 0
+                return failed(E.hipErrorInvalidDeviceFunction)
             except GpusimError as e:
                 self._die(f"{decl.name}: {e}")
-                return int(E.hipErrorLaunchFailure) if status else 0
+                return failed(E.hipErrorLaunchFailure)
             except BaseException as e:  # Ctrl-C, or a fault in gpusim itself
                 if not isinstance(e, KeyboardInterrupt):
                     sys.stderr.write(traceback.format_exc())
                 self._interrupt = e if isinstance(e, KeyboardInterrupt) else None
                 self._fatal.value = 1
-                return int(E.hipErrorLaunchFailure) if status else 0
+                return failed(E.hipErrorLaunchFailure)
             finally:
                 sys.stdout.flush()
             return 0 if result is None else int(result)
@@ -209,15 +214,22 @@ class Program:
         return name
 
     def kernel(self, name: str) -> Any:
-        return self.module.get_kernel(name)
+        return self._find(name)[1]
+
+    def _find(self, name: str) -> tuple[Any, Any]:
+        """(module, kernel) of a kernel of any of the program's translation units."""
+        for mod in self.modules[1:]:
+            if any(k.cpp_name == name or k.cpp_name.split("<")[0] == name.split("<")[0]
+                   for k in mod.kernels.values()) or name in mod.errors:
+                return mod, mod.get_kernel(name)
+        return self.modules[0], self.modules[0].get_kernel(name)
 
     def launch(self, name: str, args: int, grid: tuple, block: tuple, shared: int,
                stream: Any) -> None:
-        kernel = self.kernel(kernel_name(name) if "(" in name else name)
+        mod, kernel = self._find(kernel_name(name) if "(" in name else name)
         values = kernel_arguments(kernel, args)
-        globals_ = self.module.device_globals(self)
         kernel.launch(grid, block, values, stream=stream, shared_bytes=shared,
-                      hidden=globals_)
+                      hidden=mod.device_globals(self))
 
     # ---- running main
     def run(self, argv: list[str] | tuple[str, ...] = (), program: str = "a.out") -> int:

@@ -59,7 +59,7 @@ class _Edits:
             if new is None:  # blank, keeping the line structure
                 new_bytes = bytes(b if b in b"\r\n" else 32 for b in old)
             else:
-                new_bytes = new.encode() + b"\n" * old.count(b"\n")
+                new_bytes = new.encode("utf-8", "surrogateescape") + b"\n" * old.count(b"\n")
             data = data[:start] + new_bytes + data[end:]
         return data.decode("utf-8", "surrogateescape")
 
@@ -103,63 +103,67 @@ def _launches(tu: TranslationUnit, fname: str, text: str, edits: _Edits) -> None
     """``callee<<<cfg>>>(args)`` -> ``(__gpusim_configure(cfg), callee(args))``, by tokens
     (also inside the user's macros)."""
     data = text.encode("utf-8", "surrogateescape")
-    toks = list(tu.get_tokens(extent=tu.get_extent(fname, (0, len(data)))))
-    for i, t in enumerate(toks):
-        if t.spelling != "<<<":
+    toks = [t.extent for t in tu.get_tokens(extent=tu.get_extent(fname, (0, len(data))))]
+    # spellings from the file's bytes: libclang's own decoding fails on non-UTF-8 comments
+    words = [data[e.start.offset:e.end.offset].decode("utf-8", "surrogateescape") for e in toks]
+    for i, word in enumerate(words):
+        if word != "<<<":
             continue
-        start, close = _callee_start(toks, i), _match(toks, i + 1, ">>>")
-        if close + 1 >= len(toks) or toks[close + 1].spelling != "(":
+        start, close = _callee_start(words, i), _match(words, i + 1, ">>>")
+        if close + 1 >= len(words) or words[close + 1] != "(":
             continue
-        end = _match(toks, close + 2, ")")
-        if end >= len(toks):
+        end = _match(words, close + 2, ")")
+        if end >= len(words):
             continue
-        at = [tok.extent.start.offset for tok in toks]
-        callee = data[at[start]:at[i]].decode("utf-8", "surrogateescape")
-        config = data[toks[i].extent.end.offset:at[close]].decode("utf-8", "surrogateescape")
-        edits.add(fname, at[start], toks[close + 1].extent.end.offset,
+        callee = data[toks[start].start.offset:toks[i].start.offset].decode(
+            "utf-8", "surrogateescape")
+        config = data[toks[i].end.offset:toks[close].start.offset].decode(
+            "utf-8", "surrogateescape")
+        edits.add(fname, toks[start].start.offset, toks[close + 1].end.offset,
                   f"(__gpusim_configure({config}), {callee}(")
-        edits.add(fname, toks[end].extent.end.offset, toks[end].extent.end.offset, ")")
+        edits.add(fname, toks[end].end.offset, toks[end].end.offset, ")")
 
 
-def _match(toks: list, j: int, closer: str) -> int:
+def _match(words: list[str], j: int, closer: str) -> int:
     """Index of ``closer`` at bracket depth 0 from token ``j`` on."""
     depth = 0
-    while j < len(toks):
-        s = toks[j].spelling
-        if s == closer and depth == 0:
+    while j < len(words):
+        w = words[j]
+        if w == closer and depth == 0:
             return j
-        depth += s in ("(", "[", "{") and 1 or 0
-        depth -= s in (")", "]", "}") and 1 or 0
+        depth += w in ("(", "[", "{") and 1 or 0
+        depth -= w in (")", "]", "}") and 1 or 0
         j += 1
     return j
 
 
-def _callee_start(toks: list, i: int) -> int:
+def _callee_start(words: list[str], i: int) -> int:
     """Index of the first token of the kernel name before ``<<<`` (``ns::k<T, 4>``)."""
     j = i - 1
     while j > 0:
-        if toks[j].spelling == ">":  # template arguments
+        if words[j] == ">":  # template arguments
             depth = 0
             while j > 0:
-                depth += (toks[j].spelling == ">") - (toks[j].spelling == "<")
+                depth += (words[j] == ">") - (words[j] == "<")
                 if depth == 0:
                     break
                 j -= 1
             j -= 1
             continue
-        if toks[j - 1].spelling == "::":
+        if words[j - 1] == "::":
             j -= 2
             continue
-        if toks[j - 1].spelling == "template":
+        if words[j - 1] == "template":
             j -= 1
             continue
         return j
     return max(j, 0)
 
 
-def host_sources(tu: TranslationUnit, sources: dict[str, str]) -> dict[str, str]:
+def host_sources(tu: TranslationUnit, sources: dict[str, str], unit: int = 0
+                 ) -> dict[str, str]:
     """{user file name: its host C++}; the main file also gets the registrations of its
-    kernels and device variables."""
+    kernels and device variables (``__gpusim_registrations_<unit>``)."""
     edits, kernels, variables = _Edits(), [], []
     _walk(tu.cursor, edits, kernels, variables)
     for fname, text in sources.items():
@@ -171,7 +175,7 @@ def host_sources(tu: TranslationUnit, sources: dict[str, str]) -> dict[str, str]
             for v in variables]
     regs += [f'__gpusim_register_kernel((const void*)&{_qualified(k)}, "{k.spelling}");'
              for k in kernels if k.kind == K.FUNCTION_DECL]
-    lines = ['extern "C" void __gpusim_registrations() {', *regs, "}"]
+    lines = [f'extern "C" void __gpusim_registrations_{unit}() {{', *regs, "}"]
     out[main_file] += "\n" + "\n".join(lines) + "\n"
     return out
 

@@ -31,7 +31,6 @@ from gpusim.errors import KernelCompileError
 # One optimisation level for every build: zig keeps one libc++ per level, so a second
 # level would build libc++ again (~1 min).
 OPT = "-O1"
-STD = "-std=c++17"
 
 
 class CompilerError(KernelCompileError):
@@ -56,7 +55,7 @@ def include_args() -> tuple[str, ...]:
     cache = Path(config.cache_dir) / "hipcc" / f"zig-includes-{_zig_version()}-2.json"
     if cache.exists():
         return tuple(json.loads(cache.read_text()))
-    probe = subprocess.run([*zig(), "-###", OPT, STD, "-x", "c++", "-c", os.devnull, "-o",
+    probe = subprocess.run([*zig(), "-###", OPT, "-x", "c++", "-c", os.devnull, "-o",
                             os.devnull], capture_output=True, text=True, check=False)
     cc1 = next((ln for ln in probe.stderr.splitlines() if '"-cc1"' in ln), None)
     if cc1 is None:
@@ -96,7 +95,7 @@ def build(files: dict[str, str], units: list[str], args: list[str],
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(text.encode("utf-8", "surrogateescape"))
     tmp = folder / f"program.{os.getpid()}.tmp"
-    cmd = [*zig(), OPT, STD, "-shared", "-fPIC", "-g0", "-w",
+    cmd = [*zig(), OPT, "-shared", "-fPIC", "-g0", "-w",
            "-fno-sanitize=undefined",  # zig turns UBSan traps on by default
            # Calls to exit/abort inside the program bind to the program's own (the shim's),
            # so exit(1) ends main, not the notebook's process.

@@ -255,11 +255,11 @@ class _Translation:
             self.tokens[i].text in ("__global__", "__shared__") for i in self.sig)
 
     def runtime_header(self) -> str:
-        """hipify-perl adds hip_runtime.h to files with device code; once is enough."""
-        converted = self.conversions or self.extra
+        """hipify-perl adds hip_runtime.h to files with device code (``__global__``,
+        ``__shared__``, a launch), whether or not it renamed anything; once is enough."""
         included = any(self.tokens[i].kind == "header" and HIP_RUNTIME in self.out[i]
                        for i in self.sig)
-        if not (self.has_device_code() and converted) or included:
+        if not self.has_device_code() or included:
             return ""
         return f'#include "{HIP_RUNTIME}"' + ("\r\n" if "\r\n" in "".join(self.out) else "\n")
 

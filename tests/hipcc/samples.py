@@ -1,7 +1,8 @@
 """Run the sample corpus (tests/hipcc/samples/manifest.toml) through ``gpusim-hipcc``.
 
-Each program runs in its own process (``python -m gpusim.hipcc --run``), as a learner
-runs it from a terminal, so one that crashes cannot take the others down:
+Each program is built and run in its own processes (``gpusim-hipcc main.hip -o app``,
+then ``./app``), as a learner does from a terminal, so one that crashes cannot take the
+others down:
 
     python tests/hipcc/samples.py              # a table: program, status, seconds, why
     python tests/hipcc/samples.py saxpy        # only names containing "saxpy"
@@ -13,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
@@ -38,29 +40,49 @@ def programs(manifest: Path = ROOT / "manifest.toml") -> list[dict]:
 
 
 def run(prog: dict, root: Path = ROOT) -> Result:
-    """Build and run one program; passed if its status and stdout are as expected."""
-    cmd = [sys.executable, "-m", "gpusim.hipcc", "--run", str(root / prog["sources"][0]),
-           *[f"-I{root / d}" for d in prog.get("include", [])], "--", *prog.get("args", [])]
+    """Build and run one program as its README says: code objects first (``--genco``),
+    then ``gpusim-hipcc sources -o app`` and ``./app args`` in a fresh folder; passed if
+    its exit status and stdout are as expected."""
+    hipcc = [sys.executable, "-m", "gpusim.hipcc"]
+    includes = [f"-I{root / d}" for d in prog.get("include", [])]
     start = time.perf_counter()
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT,
-                              cwd=(root / prog["sources"][0]).parent, check=False,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    except subprocess.TimeoutExpired as e:
-        return Result(prog["name"], False, None, time.perf_counter() - start,
-                      f"timed out after {TIMEOUT} s", str(e.stdout or ""))
+    with tempfile.TemporaryDirectory() as tmp:
+        app = Path(tmp) / Path(prog["sources"][0]).stem
+        steps = [[*hipcc, "--genco", str(root / src), "-o", str(Path(tmp) / out)]
+                 for src, out in prog.get("genco", [])]
+        steps.append([*hipcc, *[str(root / s) for s in prog["sources"]], *includes,
+                      *prog.get("flags", []), "-o", str(app)])
+        for cmd in steps:
+            done = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=tmp)
+            if done.returncode != 0:
+                return Result(prog["name"], False, done.returncode, time.perf_counter() - start,
+                              f"build failed: {_last_line(done.stderr)}", done.stderr)
+        try:
+            done = subprocess.run([str(app), *prog.get("args", [])], capture_output=True,
+                                  text=True, timeout=TIMEOUT, cwd=tmp, check=False,
+                                  env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        except subprocess.TimeoutExpired as e:
+            return Result(prog["name"], False, None, time.perf_counter() - start,
+                          f"timed out after {TIMEOUT} s", str(e.stdout or ""))
     seconds = time.perf_counter() - start
     out = done.stdout + done.stderr
     expected = prog.get("expect_status", 0)
     if done.returncode != expected:
-        last = [ln for ln in out.splitlines() if ln.strip()][-1:] or [""]
         return Result(prog["name"], False, done.returncode, seconds,
-                      f"exit status {done.returncode}: {last[0][:200]}", out)
+                      f"exit status {done.returncode}: {_last_line(out)}", out)
     pattern = prog.get("expect_stdout")
     if pattern and not re.search(pattern, done.stdout):
         return Result(prog["name"], False, done.returncode, seconds,
                       f"stdout lacks /{pattern}/", out)
     return Result(prog["name"], True, done.returncode, seconds, "", out)
+
+
+def _last_line(text: str) -> str:
+    """The message of a failure: the first error line, else the last line."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    errors = [ln for ln in lines if "error" in ln.lower() or "aborted" in ln or
+              "not supported" in ln]
+    return ((errors or lines or [""])[0])[:200]
 
 
 def main(argv: list[str]) -> int:

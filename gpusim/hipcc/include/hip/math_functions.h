@@ -47,4 +47,13 @@ __attribute__((device)) bool isfinite(double);
 __attribute__((device)) float abs(float); __attribute__((device)) double abs(double);
 __attribute__((device)) int abs(int);
 }
+#else
+// HIP's host overloads of min/max for mixed-free integer and floating arguments, so code
+// shared by host and device (a `__device__` lambda seen by the host compiler) builds.
+#define __GPUSIM_MINMAX(T) \
+  inline T min(T a, T b) { return b < a ? b : a; } inline T max(T a, T b) { return a < b ? b : a; }
+__GPUSIM_MINMAX(int) __GPUSIM_MINMAX(unsigned) __GPUSIM_MINMAX(long)
+__GPUSIM_MINMAX(unsigned long) __GPUSIM_MINMAX(long long) __GPUSIM_MINMAX(unsigned long long)
+__GPUSIM_MINMAX(float) __GPUSIM_MINMAX(double)
+#undef __GPUSIM_MINMAX
 #endif
