@@ -9,7 +9,9 @@ counters, the launcher. That took 20-30 s on the first launch of a lab's first k
 
 It launches one small kernel through each path a lab uses (the default model's sampled
 trace and its relaunch from the memo, a full trace under ``profile(memory=True)``, the
-sanitizer) and checks their results, so a broken install fails here, loudly.
+sanitizer) and checks their results, so a broken install fails here, loudly. It also
+builds and runs a small HIP C++ program: the first build on a machine compiles zig's
+libc++ for ``gpusim.hipcc`` (about a minute, once).
 """
 
 from __future__ import annotations
@@ -48,7 +50,33 @@ def warm() -> float:
     checked[n // 256, 256](np.float32(2), dx, dy)
     if not np.array_equal(dy.copy_to_host(), y + 8 * x):
         raise RuntimeError("gpusim warm-up: saxpy gave a wrong result; the install is broken")
+    _warm_hipcc()
     return time.perf_counter() - start
+
+
+_PROGRAM = r"""
+#include <hip/hip_runtime.h>
+#include <iostream>
+#include <vector>
+__global__ void twice(int* v) { v[threadIdx.x] *= 2; }
+int main() {
+  std::vector<int> h(64, 21); int* d;
+  hipMalloc(&d, 64 * sizeof(int));
+  hipMemcpy(d, h.data(), 64 * sizeof(int), hipMemcpyHostToDevice);
+  twice<<<1, 64>>>(d);
+  hipMemcpy(h.data(), d, 64 * sizeof(int), hipMemcpyDeviceToHost);
+  hipFree(d);
+  return h[63] == 42 ? 0 : 1;
+}
+"""
+
+
+def _warm_hipcc() -> None:
+    """Build (libc++ on first use) and run a HIP C++ program with iostream and a kernel."""
+    from gpusim import hipcc
+
+    if hipcc.compile(_PROGRAM).run() != 0:
+        raise RuntimeError("gpusim warm-up: the HIP C++ program failed; the install is broken")
 
 
 if __name__ == "__main__":

@@ -197,6 +197,17 @@ def _device_variable(c: Cursor) -> tuple[str, str, int] | None:
     return c.spelling, dtype, count
 
 
+def _extern_device_functions(tu) -> list[Cursor]:
+    """``__device__`` functions this unit declares but does not define (``-fgpu-rdc``:
+    another translation unit of the program defines them)."""
+    found = []
+    for c in tu.cursor.get_children():
+        if c.kind == K.FUNCTION_DECL and user_file(c) and c.get_definition() is None and \
+                any(k.kind == K.CUDADEVICE_ATTR for k in c.get_children()):
+            found.append(c)
+    return found
+
+
 def _functions(tu) -> list[tuple[Cursor, str]]:
     """(definition, role) of each kernel and device function, templates as their
     instances; host functions are left to the host compiler."""
@@ -257,6 +268,7 @@ class Translation:
     kernels: dict[str, tuple[str, list]]
     globals: list[tuple[str, str, int]]
     errors: dict[str, KernelCompileError]
+    externs: list[str]  # __device__ functions declared here, defined in another unit
 
 
 @dataclass(frozen=True)
@@ -286,10 +298,12 @@ def translate(tu, source: str) -> Translation:
             else:
                 _global_constant(c, out)
     functions = _functions(tu)
+    externs = _extern_device_functions(tu)
     device_fns = {function_name(fn): [p.type.get_canonical().kind.name in
                                       ("POINTER", "CONSTANTARRAY", "INCOMPLETEARRAY")
                                       for p in fn.get_arguments()]
-                  for fn, role in functions if role == "device"}
+                  for fn, role in [*functions, *((f, "device") for f in externs)]
+                  if role == "device"}
     kernels, errors = {}, {}
     for fn, role in functions:
         if fn.spelling.startswith("__gpusim"):
@@ -316,7 +330,7 @@ def translate(tu, source: str) -> Translation:
             errors[name] = failed[0]
             del kernels[name]
     return Translation("\n".join(HEADER) + "\n" + out.text(), out.origin, kernels, globals_,
-                       errors)
+                       errors, [function_name(f) for f in externs])
 
 
 def _kernel_text(out: Emitter, name: str) -> str:
@@ -371,6 +385,7 @@ def compile(source: str | None = None, *, filename: str | None = None,  # noqa: 
                                                str(Path(u).resolve()), include_dirs,
                                                tuple(defines), std, ()))
                            for u in units]
+    _link_device_functions([m for m, _ in parts])
     if any(_has_main(t) for _, t in parts):
         from gpusim.hipcc.program import Program
 
@@ -379,11 +394,48 @@ def compile(source: str | None = None, *, filename: str | None = None,  # noqa: 
     return mod
 
 
+_DEVICE_MACROS = re.compile(rb"__HIP_DEVICE_COMPILE__|__gfx\d|__AMDGCN|__AMDGPU__")
+
+
+def device_macros() -> tuple[str, ...]:
+    """What hipcc's device pass predefines for the current device: ``__gfx942__`` (its
+    target), ``__HIP_DEVICE_COMPILE__``, ``__AMDGCN__``, ``__AMDGCN_WAVEFRONT_SIZE``."""
+    from gpusim.runtime.system import get_system
+
+    spec = get_system().devices[0].spec
+    return (f"-D__{spec.gfx_target}__=1", "-D__HIP_DEVICE_COMPILE__=1", "-D__AMDGCN__=1",
+            "-D__AMDGPU__=1", f"-D__AMDGCN_WAVEFRONT_SIZE={spec.wave_size}")
+
+
+def _link_device_functions(modules: list[Module]) -> None:
+    """Relocatable device code: a unit's call of a ``__device__`` function another unit
+    defines resolves to that unit's translation (hipcc -fgpu-rdc, by name)."""
+    for mod in modules:
+        for name in mod._compiled.externs:
+            for other in modules:
+                fn = getattr(other._ns, name, None)
+                if other is not mod and fn is not None:
+                    setattr(mod._ns, name, fn)
+                    break
+
+
 def _device_half(origin: Origin) -> tuple[Module, Any]:
-    """Parse one translation unit and import its kernels (the generated Python)."""
-    tu = parse(_with_instances(origin.source, origin.instances), origin.filename,
-               origin.include_dirs, (*origin.defines, f"-std={origin.std}"))
-    compiled = translate(tu, origin.source)
+    """Parse one translation unit and import its kernels (the generated Python). Code that
+    asks which pass it is in (``#if __HIP_DEVICE_COMPILE__``, ``#ifdef __gfx942__``) is
+    parsed a second time as the device pass sees it, for the kernels."""
+    text = _with_instances(origin.source, origin.instances)
+    defines = (*origin.defines, f"-std={origin.std}")
+    tu = parse(text, origin.filename, origin.include_dirs, defines)
+    device_tu = tu
+    users = [origin.source.encode("utf-8", "surrogateescape")] + [
+        Path(inc.include.name).read_bytes() for inc in tu.get_includes()
+        if inc.include is not None and Path(inc.include.name).is_file()
+        and not _system(inc.include.name) and not str(inc.include.name).startswith(
+            str(Path(__file__).with_name("include")))]
+    if any(_DEVICE_MACROS.search(u) for u in users):
+        device_tu = parse(text, origin.filename, origin.include_dirs,
+                          (*defines, *device_macros()))
+    compiled = translate(device_tu, origin.source)
     digest = hashlib.sha256(compiled.python.encode()).hexdigest()[:16]
     folder = Path(config.cache_dir) / "hipcc"
     folder.mkdir(parents=True, exist_ok=True)
