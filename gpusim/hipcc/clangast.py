@@ -87,10 +87,20 @@ def user_file(cursor: cindex.Cursor) -> bool:
     """Whether ``cursor`` was written by the user (the program's files and its own
     headers), not in gpusim's HIP headers or the standard library."""
     loc = cursor.location
-    return loc.file is not None and not loc.is_in_system_header
+    return not loc.is_in_system_header and loc.file is not None  # the cheap test first
 
 
 in_cell = user_file
+
+
+def user_decls(tu: cindex.TranslationUnit) -> list[cindex.Cursor]:
+    """The translation unit's top-level declarations written by the user, found once:
+    the standard library's thousands are skipped by every later pass."""
+    found = tu.__dict__.get("_gpusim_user_decls")
+    if found is None:
+        found = [c for c in tu.cursor.get_children() if user_file(c)]
+        tu.__dict__["_gpusim_user_decls"] = found
+    return found
 
 
 def _spelling(cxstring: cindex._CXString) -> str:

@@ -98,13 +98,13 @@ def memory(address: int, nbytes: int, what: str) -> Any:
 
 def kernel_pointer(address: int, dtype: np.dtype, where: str) -> Any:
     """What a kernel's pointer parameter gets for ``address``: a device address, or a
-    view of pinned/managed host memory from there; other host memory is an error (a GPU
-    faults on it)."""
+    view of pinned/managed host memory from there; other host memory is a memory access
+    fault, as on a GPU, reported at the launch (a GPU would fault at the first access)."""
     if not address or is_device(address):
         return address
     found = HOST.find(address)
-    if found is None:
-        raise HipError(E.hipErrorInvalidValue,
+    if found is None:  # a GPU faults on it: "Memory access fault by GPU", and the end
+        raise HipError(E.hipErrorIllegalAddress,
                        f"{where} is host memory ({address:#x}) that the GPU cannot reach: "
                        "copy the data to device memory (hipMalloc + hipMemcpy), or allocate "
                        "it with hipHostMalloc / hipMallocManaged")

@@ -15,6 +15,7 @@ is launched (``mod.errors`` lists them).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import os
@@ -30,8 +31,9 @@ from clang.cindex import Cursor, CursorKind
 from gpusim import hip
 from gpusim.config import config
 from gpusim.errors import HipError, KernelCompileError, hipError_t
+from gpusim.hipcc import cache
 from gpusim.hipcc import ctypes_map as ct
-from gpusim.hipcc.clangast import FILENAME, parse, user_file, value_of
+from gpusim.hipcc.clangast import FILENAME, INCLUDE_DIR, parse, user_decls, user_file, value_of
 from gpusim.hipcc.ctypes_map import dtype_name
 from gpusim.hipcc.device import DeviceTranslator, function_name
 from gpusim.hipcc.emit import Emitter
@@ -155,7 +157,7 @@ def _python_name(name: str) -> str:
 def _constants(tu) -> dict[str, str]:
     """``#define NAME literal`` in the cell -> {NAME: Python literal}."""
     found = {}
-    for c in tu.cursor.get_children():
+    for c in user_decls(tu):
         if c.kind != K.MACRO_DEFINITION or not user_file(c):
             continue
         toks = [t.spelling for t in c.get_tokens()]
@@ -201,7 +203,7 @@ def _extern_device_functions(tu) -> list[Cursor]:
     """``__device__`` functions this unit declares but does not define (``-fgpu-rdc``:
     another translation unit of the program defines them)."""
     found = []
-    for c in tu.cursor.get_children():
+    for c in user_decls(tu):
         if c.kind == K.FUNCTION_DECL and user_file(c) and c.get_definition() is None and \
                 any(k.kind == K.CUDADEVICE_ATTR for k in c.get_children()):
             found.append(c)
@@ -219,19 +221,17 @@ def _functions(tu) -> list[tuple[Cursor, str]]:
             return "kernel"
         return "device" if K.CUDADEVICE_ATTR in attrs else None
 
-    def scan(scope: Cursor) -> None:
-        for c in scope.get_children():
-            if not user_file(c):
-                continue
+    def scan(scope: list[Cursor]) -> None:
+        for c in scope:
             if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
-                scan(c)
+                scan([k for k in c.get_children() if user_file(k)])
             elif c.kind == K.FUNCTION_DECL and c.is_definition() and role(c):
                 found.setdefault(function_name(c), (c, role(c)))
 
-    scan(tu.cursor)
-    for node in tu.cursor.walk_preorder():  # template instances used anywhere
-        if node.kind != K.DECL_REF_EXPR or not user_file(node):
-            continue
+    scan(user_decls(tu))
+    refs = (node for top in user_decls(tu) for node in top.walk_preorder()
+            if node.kind == K.DECL_REF_EXPR)
+    for node in refs:  # template instances used anywhere in the user's code
         ref = node.referenced
         if ref is not None and ref.kind == K.FUNCTION_DECL and \
                 ref.get_num_template_arguments() > 0 and user_file(ref):
@@ -290,7 +290,7 @@ def translate(tu, source: str) -> Translation:
     for name, value in constants.items():
         out.line(f"{py_name(name)} = {value}")
     globals_ = []
-    for c in tu.cursor.get_children():
+    for c in user_decls(tu):
         if c.kind == K.VAR_DECL and user_file(c):
             var = _device_variable(c)
             if var is not None:
@@ -378,20 +378,32 @@ def compile(source: str | None = None, *, filename: str | None = None,  # noqa: 
     include_dirs = tuple(str(Path(d).resolve()) for d in include_dirs)
     origin = Origin(source, filename or FILENAME, include_dirs, tuple(defines), std,
                     tuple(instances))
-    mod, tu = _device_half(origin)
     if not host or instances:
-        return mod
-    parts = [(mod, tu)] + [_device_half(Origin(_read(str(Path(u).resolve())),
-                                               str(Path(u).resolve()), include_dirs,
-                                               tuple(defines), std, ()))
-                           for u in units]
-    _link_device_functions([m for m, _ in parts])
-    if any(_has_main(t) for _, t in parts):
+        return _load(*_translate_unit(origin)[:2])
+    origins = [origin] + [Origin(_read(str(Path(u).resolve())), str(Path(u).resolve()),
+                                 include_dirs, tuple(defines), std, ()) for u in units]
+    k = cache.key([dataclasses.astuple(o) for o in origins], device_macros())
+    hit = cache.load(k)
+    if hit is None:
+        units_ = [_translate_unit(o) for o in origins]
+        parts = [(_load(compiled, o), tu) for compiled, o, tu, _ in units_]
+        mods = [m for m, _ in parts]
+        library = _build_host(parts, origin) if any(_has_main(t) for _, t in parts) else None
+        if not any(m.errors for m in mods):  # errors hold clang cursors' places: not kept
+            deps = [d for *_, unit_deps in units_ for d in unit_deps]
+            cache.store(k, {"compiled": [c for c, *_ in units_], "library": library}, deps)
+    else:
+        mods = [_load(c, o) for c, o in zip(hit["compiled"], origins, strict=True)]
+        library = hit["library"] if hit["library"] and Path(hit["library"]).exists() else None
+        if hit["library"] and library is None:  # the build was removed: compile again
+            return compile(source, filename=filename, include_dirs=include_dirs,
+                           defines=defines, std=std, units=units)
+    _link_device_functions(mods)
+    if library is not None:
         from gpusim.hipcc.program import Program
 
-        mod.program = Program(_build_host(parts, origin), [m for m, _ in parts],
-                              tu_count=len(parts))
-    return mod
+        mods[0].program = Program(library, mods, tu_count=len(mods))
+    return mods[0]
 
 
 _DEVICE_MACROS = re.compile(rb"__HIP_DEVICE_COMPILE__|__gfx\d|__AMDGCN|__AMDGPU__")
@@ -419,23 +431,30 @@ def _link_device_functions(modules: list[Module]) -> None:
                     break
 
 
-def _device_half(origin: Origin) -> tuple[Module, Any]:
-    """Parse one translation unit and import its kernels (the generated Python). Code that
-    asks which pass it is in (``#if __HIP_DEVICE_COMPILE__``, ``#ifdef __gfx942__``) is
-    parsed a second time as the device pass sees it, for the kernels."""
+def _translate_unit(origin: Origin) -> tuple[Translation, Origin, Any, list[str]]:
+    """Parse one translation unit and translate its device code; also the user files the
+    parse read. Code that asks which pass it is in (``#if __HIP_DEVICE_COMPILE__``,
+    ``#ifdef __gfx942__``) is parsed a second time as the device pass sees it."""
     text = _with_instances(origin.source, origin.instances)
     defines = (*origin.defines, f"-std={origin.std}")
     tu = parse(text, origin.filename, origin.include_dirs, defines)
+    deps = [inc.include.name for inc in tu.get_includes()
+            if inc.include is not None and Path(inc.include.name).is_file()
+            and not _system(inc.include.name)
+            and not str(inc.include.name).startswith(str(INCLUDE_DIR))]
     device_tu = tu
-    users = [origin.source.encode("utf-8", "surrogateescape")] + [
-        Path(inc.include.name).read_bytes() for inc in tu.get_includes()
-        if inc.include is not None and Path(inc.include.name).is_file()
-        and not _system(inc.include.name) and not str(inc.include.name).startswith(
-            str(Path(__file__).with_name("include")))]
+    users = [origin.source.encode("utf-8", "surrogateescape")] + \
+        [Path(d).read_bytes() for d in deps]
     if any(_DEVICE_MACROS.search(u) for u in users):
         device_tu = parse(text, origin.filename, origin.include_dirs,
                           (*defines, *device_macros()))
-    compiled = translate(device_tu, origin.source)
+    if Path(origin.filename).is_file():
+        deps.append(origin.filename)
+    return translate(device_tu, origin.source), origin, tu, sorted(set(deps))
+
+
+def _load(compiled: Translation, origin: Origin) -> Module:
+    """Write the generated Python to the cache and import it: the unit's kernels."""
     digest = hashlib.sha256(compiled.python.encode()).hexdigest()[:16]
     folder = Path(config.cache_dir) / "hipcc"
     folder.mkdir(parents=True, exist_ok=True)
@@ -459,7 +478,7 @@ def _device_half(origin: Origin) -> tuple[Module, Any]:
     mod = Module(compiled, path, ns, wrapped, origin)
     for kernel in wrapped.values():
         kernel.module = mod
-    return mod, tu
+    return mod
 
 
 def _read(path: str) -> str:
@@ -470,7 +489,7 @@ def _read(path: str) -> str:
 
 def _has_main(tu) -> bool:
     return any(c.kind == K.FUNCTION_DECL and c.spelling == "main" and c.is_definition()
-               and user_file(c) for c in tu.cursor.get_children())
+               for c in user_decls(tu))
 
 
 def _build_host(parts: list[tuple[Module, Any]], origin: Origin) -> Path:

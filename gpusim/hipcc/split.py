@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from clang.cindex import Cursor, CursorKind, TranslationUnit
 
-from gpusim.hipcc.clangast import user_file
+from gpusim.hipcc.clangast import user_decls, user_file
 
 K = CursorKind
 _FUNCTIONS = (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD)
@@ -75,12 +75,11 @@ def _stub(fn: Cursor) -> str:
             f"__gpusim_launch_stub(__PRETTY_FUNCTION__, __gpusim_args); }}")
 
 
-def _walk(c: Cursor, edits: _Edits, kernels: list[Cursor], variables: list[Cursor]) -> None:
-    for k in c.get_children():
-        if not user_file(k):
-            continue
+def _walk(decls: list[Cursor], edits: _Edits, kernels: list[Cursor],
+          variables: list[Cursor]) -> None:
+    for k in decls:
         if k.kind in _SCOPES:
-            _walk(k, edits, kernels, variables)
+            _walk([d for d in k.get_children() if user_file(d)], edits, kernels, variables)
         elif k.kind in _FUNCTIONS:
             attrs, body = _attrs(k), _body(k)
             if K.CUDAGLOBAL_ATTR in attrs:
@@ -165,7 +164,7 @@ def host_sources(tu: TranslationUnit, sources: dict[str, str], unit: int = 0
     """{user file name: its host C++}; the main file also gets the registrations of its
     kernels and device variables (``__gpusim_registrations_<unit>``)."""
     edits, kernels, variables = _Edits(), [], []
-    _walk(tu.cursor, edits, kernels, variables)
+    _walk(user_decls(tu), edits, kernels, variables)
     for fname, text in sources.items():
         _launches(tu, fname, text, edits)
     out = {fname: f'#line 1 "{fname}"\n' + edits.apply(fname, text)
