@@ -16,7 +16,7 @@ import numpy as np
 from gpusim.devices.spec import DeviceSpec
 from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.hip import DeviceArray, DevicePointer, Kernel
-from gpusim.hipcc.lines import to_cpp
+from gpusim.hipcc.lines import cpp_findings, to_cpp
 from gpusim.runtime.pointers import resolve_device
 
 
@@ -63,6 +63,9 @@ class CppKernel(Kernel):
             super().launch(grid, block, values, stream=stream or 0,
                            shared_bytes=shared_bytes)
         except GpusimError as e:
+            module = getattr(self, "module", None)
+            if module is not None:
+                e = cpp_findings(e, str(module.path), module.source)
             raise to_cpp(e) from None
 
     def specialize(self, *args: Any):

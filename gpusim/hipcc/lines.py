@@ -47,3 +47,37 @@ def to_cpp(err: BaseException) -> BaseException:
             if hasattr(err, "detail"):
                 err.detail = to_cpp_text(err.detail)
     return err
+
+
+_SYNC = [(re.compile(r"hip\.syncwarp\(\)\s+\(or\s+hip\.syncthreads\(\)\)"),
+          "__syncthreads()"), (re.compile(r"hip\.syncthreads\(\)"), "__syncthreads()")]
+
+
+def cpp_findings(err: BaseException, path: str, cpp_source: str) -> BaseException:
+    """A sanitizer error of a translated kernel, its findings told in the C++: each access
+    at ``file:line`` with the C++ line's text, and the fixes in C++'s spelling."""
+    from dataclasses import replace
+
+    from gpusim.engine import findings as fd
+    from gpusim.errors import SanitizerError
+
+    lines, name = _MAPS.get(str(path)), _FILES.get(str(path), "hip_cell.hip")
+    if not isinstance(err, SanitizerError) or not err.findings or lines is None:
+        return err
+    source = cpp_source.splitlines()
+
+    def access(a):
+        if a is None:
+            return None
+        cpp = lines.get(a.line, 0)
+        text = source[cpp - 1].strip() if 0 < cpp <= len(source) else a.text
+        return replace(a, line=cpp, col=0, text=text)
+
+    found = fd.Findings(replace(f, first=access(f.first), second=access(f.second))
+                        for f in err.findings)
+    text = re.sub(r"at line (\d+)", lambda m: f"at {name}:{m.group(1)}",
+                  fd.report(found, header=False))
+    for python, cpp in _SYNC:
+        text = python.sub(cpp, text)
+    head = err.detail.split("\n", 1)[0] if hasattr(err, "detail") else str(err).split("\n")[0]
+    return SanitizerError(err.code, f"{head}\n{text}", found)

@@ -162,6 +162,7 @@ class Program:
                                    f"{decl.name} is declared by HIP but not modelled by gpusim")
                 result = impl(*args)
             except HipError as e:
+                e = self._in_cpp(e)
                 runtime_api._last_error = e.code
                 if e.code in FATAL or e.code == E.hipErrorNotSupported:
                     self._die(f"{decl.name}: {e}")
@@ -183,6 +184,16 @@ class Program:
             return 0 if result is None else int(result)
 
         return ctypes.CFUNCTYPE(*decl.prototype)(call)
+
+    def _in_cpp(self, err: HipError) -> HipError:
+        """A sanitizer error with its findings told in the C++ source."""
+        from gpusim.hipcc.lines import cpp_findings
+
+        kernel = getattr(err, "findings", None) and err.findings[0].kernel
+        for mod in self.modules:
+            if kernel in mod.kernels:
+                return cpp_findings(err, str(mod.path), mod.source)
+        return err
 
     def _die(self, message: str) -> None:
         """A fault the program does not survive: say why on stderr, end main with 134."""

@@ -294,3 +294,24 @@ def test_every_function_the_header_declares_is_implemented():
 ])
 def test_a_stubs_pretty_function_names_the_kernel_instance(pretty, name):
     assert kernel_name(pretty) == name
+
+
+def test_sanitizer_findings_are_told_in_the_cpp(capsys, fresh_system, monkeypatch):
+    import gpusim
+
+    monkeypatch.setattr(gpusim.config, "check", True)
+    mod = _compile("""
+    #include <hip/hip_runtime.h>
+    __global__ void race(float* out) {
+      __shared__ float s[64];
+      s[threadIdx.x] = threadIdx.x;
+      out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+    }
+    int main() { float* d; hipMalloc(&d, 256); race<<<1, 64>>>(d); hipDeviceSynchronize(); }
+    """)
+    assert mod.run() == 134
+    err = capsys.readouterr().err
+    assert "read at hip_cell.hip:6 by threadIdx=(0, 0, 0):  out[threadIdx.x] = " \
+           "s[(threadIdx.x + 1) % 64];" in err
+    assert "write at hip_cell.hip:5" in err and "__syncthreads()" in err
+    assert "hip." not in err and ".py" not in err
