@@ -1,16 +1,18 @@
-"""``from gpusim import hipcc``: run HIP C++ on the emulator.
+"""``from gpusim import hipcc``: run HIP C++ programs on the emulator.
 
-``hipcc.compile(source)`` parses HIP C++ with libclang against gpusim's own small HIP
-headers (no ROCm needed), translates each ``__global__``/``__device__`` function into a
-readable ``@hip.jit`` Python function and ``main`` and host functions into Python over
-gpusim's HIP runtime, and imports the result. Everything downstream (fast engine,
-sanitizer, tracing, occupancy, AMDGPU ISA, views) sees ordinary kernels.
+``hipcc.compile(source)`` (or ``filename=``) parses the program with libclang as HIP;
+each ``__global__``/``__device__`` function becomes a readable ``@hip.jit`` kernel for
+gpusim's engine, and the host half, the user's own C++ with kernel bodies made stubs, is
+compiled by a real C++ compiler (zig's clang 18, the ``ziglang`` wheel) and loaded in this
+process with a HIP runtime shim over gpusim (``docs/hipcc.md``). Everything downstream
+(engine, sanitizer, tracing, occupancy, AMDGPU ISA, views) sees ordinary kernels.
 
     mod = hipcc.compile(src); mod.get_kernel("saxpy")[grid, block](n, 2.0, d_x, d_y)
-    mod.run()               # int main(): printf output, returns the exit status
+    mod.run(["-n", "64"])   # main(argc, argv): its output in sys.stdout; the exit status
     print(mod.python_source)
 
-In a notebook: ``%load_ext gpusim`` then a ``%%hip`` cell.
+In a notebook: ``%load_ext gpusim`` then a ``%%hip`` cell; in a terminal:
+``gpusim-hipcc main.hip -o app && ./app``.
 """
 
 from gpusim.hipcc.clangast import ClangError

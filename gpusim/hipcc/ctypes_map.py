@@ -81,3 +81,35 @@ def scalar_fields(t: Type) -> list[tuple[str, str]] | None:
     if not fields or any(d is None for _, d in fields):
         return None
     return fields
+
+
+def layout(t: Type) -> tuple[str, int] | None:
+    """How values of ``t`` lie in an array of scalars: ``(dtype, count)``. A scalar is
+    ``(dtype, 1)``; a struct whose fields all have one scalar type (``float4``,
+    ``struct { float x, y, z; }``) is ``(dtype, number of fields)``: element ``i`` of a
+    ``float4*`` is ``a[4 * i]`` .. ``a[4 * i + 3]`` of a float32 array, as in memory
+    (C puts no padding between fields of one type). None for anything else."""
+    dtype = dtype_name(t)
+    if dtype is not None:
+        return dtype, 1
+    fields = scalar_fields(t)
+    if not fields or len({d for _, d in fields}) != 1:
+        return None
+    return fields[0][1], len(fields)
+
+
+def field_index(t: Type, name: str) -> int:
+    """The position of field ``name`` in the struct type ``t``."""
+    return [f.spelling for f in canon(t).get_fields()].index(name)
+
+
+def field_types(t: Type) -> list[Type]:
+    return [f.type for f in canon(t).get_fields()]
+
+
+def strip_reference(t: Type) -> Type:
+    """``const float4&`` -> ``const float4``; other types unchanged."""
+    c = t.get_canonical()
+    if c.kind in (TypeKind.LVALUEREFERENCE, TypeKind.RVALUEREFERENCE):
+        return c.get_pointee()
+    return t

@@ -46,6 +46,31 @@ class Emitter:
                 self.line("pass")
             self.depth -= 1
 
+    def mark(self) -> int:
+        """Where the next line will go (for ``take``)."""
+        return len(self.lines)
+
+    def take(self, mark: int) -> list[tuple[str, int]]:
+        """Remove the lines written since ``mark`` and return them, indented relative to
+        the current depth, for ``put`` to write again elsewhere (a loop test's statements
+        written again before each ``continue``)."""
+        prefix = "    " * self.depth
+        taken = [(ln[len(prefix):] if ln.startswith(prefix) else ln.lstrip(), origin)
+                 for ln, origin in zip(self.lines[mark:], self.origin[mark:], strict=True)]
+        del self.lines[mark:], self.origin[mark:]
+        return taken
+
+    def put(self, taken: list[tuple[str, int]]) -> None:
+        """Write lines from ``take`` at the current depth."""
+        for text, origin in taken:
+            self.lines.append("    " * self.depth + text)
+            self.origin.append(origin)
+
+    @staticmethod
+    def tagged(text: str, cpp_line: int) -> tuple[str, int]:
+        """One line as ``take`` returns it."""
+        return (text + (f"  # line {cpp_line}" if cpp_line else ""), cpp_line)
+
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
 

@@ -153,14 +153,15 @@ class Translator:
         op = operator(c)
         lhs, rhs = children(c)
         if op in ("=", ",") or op.endswith("=") and op not in _CMP:
-            self.fail(c, f"`{op}` inside an expression",
-                      "a separate statement for each assignment")
+            return self.side_effect(c)
         if ct.is_pointer(lhs.type) or ct.is_pointer(rhs.type):
             return self.pointer_binary(c, op, lhs, rhs)
         if op in ("&&", "||"):
             word = "and" if op == "&&" else "or"
             p = _PREC[word]
-            return f"{self.wrap(lhs, p)} {word} {self.wrap(rhs, p + 1)}", p
+            left = self.wrap(lhs, p)
+            right = self.guarded(rhs, f"the right side of `{op}`", p + 1)
+            return f"{left} {word} {right}", p
         if op in _CMP:
             p = _PREC["cmp"]
             return f"{self.wrap(lhs, p + 1)} {op} {self.wrap(rhs, p + 1)}", p
@@ -187,8 +188,7 @@ class Translator:
         op = operator(c)
         (arg,) = children(c)
         if op in ("++", "--", "post++", "post--"):
-            self.fail(c, f"`{op.removeprefix('post')}` inside an expression",
-                      "a separate statement: i += 1")
+            return self.side_effect(c)
         if op == "*":
             return self.deref(c, arg), _PREC["atom"]
         if op == "&":
@@ -200,7 +200,30 @@ class Translator:
     def x_conditional_operator(self, c: Cursor) -> tuple[str, int]:
         cond, a, b = children(c)
         p = _PREC["if"]
-        return f"{self.wrap(a, p + 1)} if {self.wrap(cond, p + 1)} else {self.wrap(b, p)}", p
+        test = self.wrap(cond, p + 1)
+        yes = self.guarded(a, "a branch of `?:`", p + 1)
+        no = self.guarded(b, "a branch of `?:`", p)
+        return f"{yes} if {test} else {no}", p
+
+    def x_compound_assignment_operator(self, c: Cursor) -> tuple[str, int]:
+        return self.side_effect(c)
+
+    def guarded(self, c: Cursor, where: str, prec: int) -> str:
+        """``c`` (wrapped for ``prec``) where C evaluates it only sometimes: it may not
+        need statements of its own (``x++``, an assignment) before the expression."""
+        mark = self.out.mark()
+        text = self.wrap(c, prec)
+        if self.out.mark() != mark:
+            self.out.take(mark)
+            self.fail(c, f"`++`, `--` or an assignment in {where}",
+                      "an if statement: if (a) { b++; }")
+        return text
+
+    def side_effect(self, c: Cursor) -> tuple[str, int]:
+        """``x++``, ``x = y``, ``a, b`` used as a value (``StmtTranslator`` writes them
+        as statements before the expression)."""
+        self.fail(c, "an assignment or `++`/`--` inside an expression",
+                  "a separate statement: i += 1")
 
     # ---- hooks the device and host translators fill in
     def pointer_binary(self, c: Cursor, op: str, lhs: Cursor, rhs: Cursor):

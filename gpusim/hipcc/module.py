@@ -346,10 +346,12 @@ def _kernel_text(out: Emitter, name: str) -> str:
 
 
 def _cpp_name(fn: Cursor) -> str:
+    """``scale<float>``, ``tile<16>``: a template instance's name as C++ writes it."""
     n = fn.get_num_template_arguments()
     if n <= 0:
         return fn.spelling
-    args = ", ".join(fn.get_template_argument_type(i).spelling for i in range(n))
+    args = ", ".join(fn.get_template_argument_type(i).spelling or
+                     str(fn.get_template_argument_value(i)) for i in range(n))
     return f"{fn.spelling}<{args}>"
 
 

@@ -261,7 +261,7 @@ class Program:
                 self._sync = _flush_c
         if self._interrupt is not None:
             raise self._interrupt
-        return status
+        return status & 0xFF  # what the shell sees of exit(-1): 255
 
 
 def kernel_arguments(kernel: Any, args: int) -> tuple:
