@@ -28,7 +28,7 @@ PROGRAMS = {
                             [SAMPLES / "rocm-examples/Common"], []),
     "rocm-examples matrix_multiplication": (
         SAMPLES / "rocm-examples/HIP-Basic/matrix_multiplication/main.hip",
-        [SAMPLES / "rocm-examples/Common"], ["-m", "64", "-n", "64", "-k", "64"]),
+        [SAMPLES / "rocm-examples/Common"], ["-A_rows", "64", "-A_cols", "64", "-B_cols", "64"]),
 }
 _CHILD = r"""
 import json, sys, time

@@ -74,6 +74,32 @@ def _symbol_arguments(body: str) -> dict[str, list]:
     return wraps
 
 
+SUBST_OP = re.compile(r"s/((?:[^/\\]|\\.)*)/((?:[^/\\]|\\.)*)/g;")
+GROUP = re.compile(r"(?<!\\)\(((?:\[(?:[^\]\\]|\\.)*\]|\\.|[^()\\])*)\)")
+ARGUMENT = r"[^,\)]+"  # how transformHostFunctions' regexes match one call argument
+
+
+def _dropped_arguments(body: str) -> dict[str, list[int]]:
+    r"""transformHostFunctions: which arguments of which HIP call are dropped.
+
+    hipify-perl drops an argument by matching it with a group its replacement never
+    names: ``s/($func)\s*\(([^,\)]+),([^,\)]+),([^,\)]+),([\s]*)([^,\)]+)(,\s*|\))/
+    $func\($2,$3,$4$7/g`` leaves out ``$6``, the 4th argument (index 3) of
+    cuOccupancyMaxPotentialBlockSize, its CUoccupancyB2DSize callback, which HIP's
+    hipModuleOccupancyMaxPotentialBlockSize does not take.
+    """
+    dropped: dict[str, list[int]] = {}
+    for names, block in FOREACH.findall(body):
+        pattern, replacement = SUBST_OP.search(block).groups()
+        groups = [g for g in GROUP.findall(pattern) if not g.startswith("?")]  # (?<!...)
+        arguments = [n for n, g in enumerate(groups, start=1) if g == ARGUMENT]
+        named = {int(n) for n in re.findall(r"\$(\d+)", replacement)}
+        lost = [arguments.index(n) for n in arguments if n not in named]
+        for name in QUOTED.findall(names) if lost else ():
+            dropped[name] = lost
+    return dropped
+
+
 def _kinds(sources: dict[str, str], names: set[str]) -> dict[str, str]:
     """HIPIFY's conversion kind (e.g. "graph") of each unsupported name, from the C++
     tables in src/CUDA2HIP_*.cpp; hipify-perl's lists of unsupported names omit it."""
@@ -118,6 +144,7 @@ def build(perl: str, commit: str, sources: dict[str, str]) -> dict:
         "removed": hashes["removed_funcs"],
         "whitelist": sorted(QUOTED.findall(whitelist.group(1))),
         "symbol_arguments": _symbol_arguments(subs["transformHostFunctions"]),
+        "dropped_arguments": _dropped_arguments(subs["transformHostFunctions"]),
         "supplement": SUPPLEMENT,
     }
 

@@ -128,7 +128,8 @@ class CompiledKernel:
 
 
 def _prints(nodes: list) -> bool:
-    """Whether any region calls print() (device printf)."""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print"
+    """Whether any region calls print() or printf() (device printf)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+               and n.func.id in ("print", "printf")
                for region in nodes if isinstance(region, Region)
                for stmt in region.stmts for n in ast.walk(stmt))

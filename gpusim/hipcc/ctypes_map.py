@@ -74,13 +74,39 @@ def array_shape(t: Type) -> tuple[tuple[int, ...], Type]:
 
 
 def scalar_fields(t: Type) -> list[tuple[str, str]] | None:
-    """[(field, dtype)] of a struct whose members are all scalars; None otherwise."""
+    """[(field, dtype)] of a struct whose members are scalars or such structs, nested
+    structs flattened in memory order (``struct { float3 pos; int id; }`` ->
+    ``pos_x, pos_y, pos_z, id``); None otherwise."""
     if not is_record(t):
         return None
-    fields = [(f.spelling, dtype_name(f.type)) for f in canon(t).get_fields()]
-    if not fields or any(d is None for _, d in fields):
-        return None
-    return fields
+    fields = []
+    for f in canon(t).get_fields():
+        dtype = dtype_name(f.type)
+        if dtype is not None:
+            fields.append((f.spelling, dtype))
+            continue
+        inner = scalar_fields(f.type)
+        if not inner:
+            return None
+        fields += [(f"{f.spelling}_{name}", d) for name, d in inner]
+    return fields or None
+
+
+def field_span(t: Type, name: str) -> tuple[int, int]:
+    """(first, count) of member ``name`` of the struct ``t`` among ``scalar_fields(t)``:
+    a scalar member is one field, a struct member as many as it has."""
+    first = 0
+    for f in canon(t).get_fields():
+        count = 1 if dtype_name(f.type) is not None else len(scalar_fields(f.type) or ())
+        if f.spelling == name:
+            return first, count
+        first += count
+    raise KeyError(name)
+
+
+def members(t: Type) -> list[tuple[str, Type]]:
+    """The direct members of the struct ``t``: (name, type)."""
+    return [(f.spelling, f.type) for f in canon(t).get_fields()]
 
 
 def layout(t: Type) -> tuple[str, int] | None:
@@ -98,18 +124,21 @@ def layout(t: Type) -> tuple[str, int] | None:
     return fields[0][1], len(fields)
 
 
-def field_index(t: Type, name: str) -> int:
-    """The position of field ``name`` in the struct type ``t``."""
-    return [f.spelling for f in canon(t).get_fields()].index(name)
-
-
-def field_types(t: Type) -> list[Type]:
-    return [f.type for f in canon(t).get_fields()]
-
-
 def strip_reference(t: Type) -> Type:
     """``const float4&`` -> ``const float4``; other types unchanged."""
     c = t.get_canonical()
     if c.kind in (TypeKind.LVALUEREFERENCE, TypeKind.RVALUEREFERENCE):
         return c.get_pointee()
     return t
+
+
+def flat_offsets(t: Type) -> list[int]:
+    """The byte offset of each of ``scalar_fields(t)`` in C's layout (clang's)."""
+    out = []
+    for f in canon(t).get_fields():
+        base = canon(t).get_offset(f.spelling) // 8
+        if dtype_name(f.type) is not None:
+            out.append(base)
+        else:
+            out += [base + o for o in flat_offsets(f.type)]
+    return out

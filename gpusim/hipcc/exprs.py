@@ -50,6 +50,7 @@ class Translator:
     def __init__(self, out: Emitter, constants: dict[str, str]):
         self.out = out
         self.constants = constants
+        self.conditional = 0  # inside a part C evaluates only sometimes (`b` of `a && b`)
 
     def fail(self, cursor: Cursor, what: str, instead: str = ""):
         raise unsupported(cursor, what, instead, self.out.cpp_lines)
@@ -212,7 +213,11 @@ class Translator:
         """``c`` (wrapped for ``prec``) where C evaluates it only sometimes: it may not
         need statements of its own (``x++``, an assignment) before the expression."""
         mark = self.out.mark()
-        text = self.wrap(c, prec)
+        self.conditional += 1
+        try:
+            text = self.wrap(c, prec)
+        finally:
+            self.conditional -= 1
         if self.out.mark() != mark:
             self.out.take(mark)
             self.fail(c, f"`++`, `--` or an assignment in {where}",

@@ -117,7 +117,8 @@ def _header_stamp() -> str:
     """Changes when gpusim's own headers or shim change, so cached builds are redone."""
     root = Path(__file__).parent
     h = hashlib.sha256()
-    for p in sorted((root / "include").rglob("*")) + sorted((root / "shim").rglob("*")):
+    for p in sorted((root / "include").rglob("*")) + sorted((root / "shim").rglob("*")) + \
+            sorted(root.glob("*.py")):  # the translator too: a cached translation follows it
         if p.is_file():
             h.update(p.read_bytes())
     return h.hexdigest()[:12]

@@ -54,7 +54,14 @@ CUDA_IDENTIFIER = re.compile(r"cuda[A-Z]\w+")
 CUDA_HEADER = re.compile(
     r"(cuda[A-Z_]|cu[A-Z][a-z]|(cublas|curand|cufft|cusparse|cusolver|cudnn|nvrtc)[A-Z_]"
     r"|(CUBLAS|CURAND|CUFFT|CUSPARSE|CUSOLVER|CUDNN|CUDA|NVRTC)_)\w*")
-NULL_POINTERS = ("0", "NULL", "nullptr", "0L", "(void*)0", "(void *)0")
+NULL_POINTERS = ("0", "NULL", "nullptr", "0L", "(void*)0")
+# What a dropped argument did in CUDA, for the report (HIPIFY's data says which go, not why).
+DROPPED_WHY = {
+    name: "CUDA called it for the dynamic shared memory of each block size it tried; HIP "
+          "uses the one dynSharedMemPerBlk you pass for every block size"
+    for name in ("hipModuleOccupancyMaxPotentialBlockSize",
+                 "hipModuleOccupancyMaxPotentialBlockSizeWithFlags")
+}
 HIP_RUNTIME = "hip/hip_runtime.h"
 CUDA_HEADER_DIRS = ("cuda/", "nv/", "cooperative_groups/")  # libcu++ and CG headers
 _SKIP = ("space", "comment")
@@ -238,17 +245,20 @@ class _Translation:
                 text = self.text_of(args[index])
                 if index + 1 < len(args) and args[index + 1]:  # up to the next argument
                     span = range(args[index][0], args[index + 1][0])
-                else:  # the last one: from the end of the one before
+                elif index > 0:  # the last one: from the end of the one before
                     span = range(args[index - 1][-1] + 1, args[index][-1] + 1)
+                else:
+                    span = range(args[index][0], args[index][-1] + 1)
                 for j in span:
                     self.out[j] = ""
-                if text.replace(" ", "") not in NULL_POINTERS:
-                    self.findings.append(Finding(
-                        tokens[i].line, "dropped", tokens[i].text,
-                        f"argument {index + 1} of {tokens[i].text} ({text}) dropped: "
-                        f"{self.out[i]} has no such parameter (possible data loss: CUDA "
-                        f"asked it for the dynamic shared memory of each block size; HIP "
-                        f"uses the fixed size you pass)", "occupancy"))
+                if text.replace(" ", "") in NULL_POINTERS:
+                    continue  # nothing lost
+                why = DROPPED_WHY.get(self.out[i], "check what it did in CUDA")
+                self.findings.append(Finding(
+                    tokens[i].line, "dropped", tokens[i].text,
+                    f"argument {index + 1} of {tokens[i].text} ({text}) dropped: "
+                    f"{self.out[i]} has no such parameter (possible data loss: {why})",
+                    (self.table.lookup(tokens[i].text, self.roc) or ("", ""))[1]))
 
     def has_device_code(self) -> bool:
         return bool(self.extra["kernel_launch"]) or any(

@@ -82,15 +82,15 @@ def _closes_template(sig: list[Token], k: int) -> bool:
 
 def _macro(tokens: list[Token], position: int) -> set[str]:
     """``#define NAME`` or ``#define NAME(a, b)`` at ``tokens[position]``: its names."""
-    rest = [(i, t) for i, t in enumerate(tokens[position + 1:], position + 1)
-            if t.kind != "space" or "\n" in t.text]
-    if not rest or rest[0][1].kind != "ident":
+    i = position + 1
+    while i < len(tokens) and tokens[i].kind == "space" and tokens[i].text != "\n":
+        i += 1
+    if i >= len(tokens) or tokens[i].kind != "ident":
         return set()
-    i, name = rest[0]
-    names = {name.text}
+    names = {tokens[i].text}
     if i + 1 < len(tokens) and tokens[i + 1].text == "(":  # function-like: no space before (
-        for _, t in rest[1:]:
-            if t.text == ")" or "\n" in t.text:
+        for t in tokens[i + 2:i + 200]:  # the parameter list, on this line
+            if t.text in (")", "\n"):
                 break
             if t.kind == "ident":
                 names.add(t.text)
@@ -227,7 +227,8 @@ def declared_names(tokens: list[Token], wanted: Callable[[str], bool] = lambda n
             return False
         if after in ("=", ";", "[", ",") and starts_declaration(start):
             return True  # Vertex *NAME = NULL; (an expression would start otherwise)
-        return (after in AFTER_POINTER_NAME and sig[start - 1].text in ("(", ",", "const")
+        return (after in AFTER_POINTER_NAME and start > 0
+                and sig[start - 1].text in ("(", ",", "const")
                 and in_definition_parameters(k))
 
     for k, t in enumerate(sig):

@@ -28,9 +28,10 @@ def test_clean_file_exits_0_with_hip_on_stdout():
     assert "hipblasSgemm" in done.stdout and done.stderr == ""
 
 
-def test_unmapped_names_exit_1_and_go_to_stderr_with_lines():
+def test_unmapped_names_are_warnings_on_stderr_and_the_run_exits_0_as_hipify_perl():
+    """hipify-perl exits 0 whatever it warned about; only a file it cannot open fails."""
     done = _run(str(SAMPLES / "unsupported.cu"), "--print-stats")
-    assert done.returncode == 1
+    assert done.returncode == 0
     line = "unsupported.cu:6: warning: unsupported ROCm HIP identifier: cudaInitDevice"
     assert line in done.stderr
     assert "[HIPIFY] info: file" in done.stderr and "UNCONVERTED refs count: 6" in done.stderr
@@ -48,7 +49,9 @@ def test_stdin_output_file_and_bad_input(tmp_path):
     out = tmp_path / "x.hip"
     done = _run("-", "-o", str(out), stdin="cudaFree(p);\n")
     assert done.returncode == 0 and out.read_text() == "hipFree(p);\n" and done.stdout == ""
-    assert _run(str(tmp_path / "missing.cu")).returncode == 2
+    missing = _run(str(tmp_path / "missing.cu"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    assert _run(str(tmp_path)).returncode == 2  # a directory is no file either
     bad = tmp_path / "bad.py"
     bad.write_text("def k(:\n")
     done = _run(str(bad))

@@ -66,6 +66,14 @@ def test_runtime_header_added_for_device_code_only_once():
     assert not hipify_cpp("void f() { cudaDeviceSynchronize(); }").text.startswith("#include")
 
 
+def test_runtime_header_added_to_device_code_with_nothing_to_rename():
+    """As hipify-perl: device code is enough (cuda-samples' sharedmem.cuh has no CUDA name)."""
+    kernel = "__global__ void k(float *x) { x[0] = 1; }\n"
+    assert hipify_cpp(kernel).text == '#include "hip/hip_runtime.h"\n' + kernel
+    device = "__device__ float sq(float x) { return x * x; }\n"  # hipify-perl: no header
+    assert hipify_cpp(device).text == device
+
+
 def test_comments_strings_members_and_lookalikes_untouched():
     source = (SAMPLES / "untouched.cu").read_text()
     assert hipify_cpp(source).text == source
@@ -121,3 +129,76 @@ def test_lexer_keeps_every_byte_and_finds_headers():
     tokens = tokenize(source)
     assert "".join(t.text for t in tokens) == source
     assert [t.text for t in tokens if t.kind == "header"] == ["<cuda_runtime.h>", "<cstdio>"]
+
+
+OCCUPANCY = ("cuOccupancyMaxPotentialBlockSize(&minGrid, &block, func, "
+             "blockSizeToDynamicSMemSize, dynSMem, blockSizeLimit);\n")
+
+
+def test_occupancy_callback_argument_is_dropped_as_hipify_perl_does():
+    """HIP's module API has no CUoccupancyB2DSize parameter: the 4th argument goes."""
+    result = hipify_cpp(OCCUPANCY)
+    assert result.text == ("hipModuleOccupancyMaxPotentialBlockSize(&minGrid, &block, func, "
+                           "dynSMem, blockSizeLimit);\n")
+    flags = hipify_cpp("cuOccupancyMaxPotentialBlockSizeWithFlags(&g, &b, f, cb, shm, lim, 0);")
+    assert flags.text == "hipModuleOccupancyMaxPotentialBlockSizeWithFlags(&g, &b, f, shm, lim, 0);"
+    # once only: the HIP call (already without the callback) is left alone
+    assert hipify_cpp(result.text).text == result.text
+    assert hipify_cpp(flags.text).text == flags.text
+
+
+def test_dropped_argument_may_hold_commas_parentheses_and_newlines():
+    source = ("cuOccupancyMaxPotentialBlockSize(&g, &b, f,\n"
+              "    pick(sizes, 2),  // bytes per block size\n"
+              "    smem(f, 1), 0);\n")
+    assert hipify_cpp(source).text == ("hipModuleOccupancyMaxPotentialBlockSize(&g, &b, f,\n"
+                                       "    smem(f, 1), 0);\n")
+
+
+def test_dropping_a_real_callback_is_reported_and_a_null_one_is_not():
+    lost = [f for f in hipify_cpp(OCCUPANCY).findings if f.category == "dropped"]
+    assert [(f.line, f.name) for f in lost] == [(1, "cuOccupancyMaxPotentialBlockSize")]
+    assert "blockSizeToDynamicSMemSize" in lost[0].message and not lost[0].unmapped
+    for null in ("0", "NULL", "nullptr"):
+        call = f"cuOccupancyMaxPotentialBlockSize(&g, &b, f, {null}, 64, 0);"
+        result = hipify_cpp(call)
+        assert result.text == "hipModuleOccupancyMaxPotentialBlockSize(&g, &b, f, 64, 0);"
+        assert not result.findings
+
+
+USER_NAMES = """\
+#define CUDA_CHECK(call) do { cudaError_t e = (call); if (e) exit(1); } while (0)
+#define cudaCheckError() { cudaError_t e = cudaGetLastError(); if (e) exit(1); }
+#define CHECK(cudaCall) (cudaCall)
+struct cudaExtResObj { int cudaDevice; };
+typedef struct { float x; } cudaVec;
+static int cudaGridSize = 0, cudaBlockSize[4];
+void cudaHelper(cudaExtResObj *cudaParams, const float &cudaScale);
+void cudaHelper(cudaExtResObj *cudaParams, const float &cudaScale) {
+    cublasHandle_t cublasHandle;
+    CUdevice cuDevice;
+    checkCudaErrors(cudaMalloc(&p, 4));
+    cudaCheckError();
+    CUDA_CHECK(cudaFree(p));
+    CHECK(cudaGridSize + cudaBlockSize[0] + cudaParams->cudaDevice + (int)cudaScale);
+    cudaVec v = cudaUnheardOfApi(cuSomethingNew(cublasNewCall(CUDA_NEW_MACRO)));
+}
+"""
+
+
+def test_unknown_only_for_cuda_api_lookalikes_the_file_does_not_define():
+    """hipify-perl's pattern (``\\bcuda[A-Z]\\w+``), less the names the file declares."""
+    unknown = [(f.line, f.name) for f in hipify_cpp(USER_NAMES).findings
+               if f.category == "unknown"]
+    assert unknown == [(15, "cudaUnheardOfApi")]
+    for use in ("return cudaFancy(x);", "y = a * cudaFancy(x);", "if (a > cudaFancy(x)) {}",
+                "throw cudaFancy(x);", "case cudaFancy: break;", "else cudaFancy(x);"):
+        # uses that look a little like declarations still warn
+        assert [f.name for f in hipify_cpp(use).findings] == ["cudaFancy"], use
+
+
+def test_names_declared_later_in_the_file_count_too():
+    source = "int main() { return cudaLater(); }\nint cudaLater() { return 0; }\n"
+    assert not hipify_cpp(source).findings
+    assert [f.name for f in hipify_cpp("int f() { return cudaLater(); }").findings] == \
+        ["cudaLater"]

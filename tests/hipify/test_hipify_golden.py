@@ -13,6 +13,7 @@ CASES = [
     ("warp32.cu", {}, "warp32"),
     ("unsupported.cu", {}, "unsupported"),
     ("untouched.cu", {}, "untouched"),
+    ("occupancy.cu", {}, "occupancy"),
     ("saxpy_numba.py", {}, "saxpy_numba"),
     ("reduce_numba.py", {}, "reduce_numba"),
     ("stencil_numba.py", {}, "stencil_numba"),

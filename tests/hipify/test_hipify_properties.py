@@ -4,14 +4,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpusim.hipify import hipify_cpp, hipify_python, load_table
-from gpusim.hipify.cpp import CUDA_LOOKING
+from gpusim.hipify.cpp import CUDA_IDENTIFIER
 from gpusim.hipify.lexer import tokenize
 
 TABLE = load_table()
 CUDA_NAMES = sorted(TABLE.names)[::7]  # a spread of HIPIFY's names, every kind
 PLAIN_WORDS = st.from_regex(r"[a-z_][a-z0-9_]{0,8}", fullmatch=True).filter(
     lambda w: w not in TABLE.names and w not in TABLE.device_functions
-    and not CUDA_LOOKING.match(w) and w not in ("cub", "__global__", "__shared__"))
+    and not CUDA_IDENTIFIER.match(w) and w not in ("cub", "__global__", "__shared__"))
 CUDA_IN_TEXT = st.sampled_from(["cudaMalloc", "cublasSgemm", "cudaMemcpyHostToDevice"])
 QUOTED = CUDA_IN_TEXT.map(lambda n: f'"{n}(x)"') | CUDA_IN_TEXT.map(lambda n: f"// {n}\n") | \
     CUDA_IN_TEXT.map(lambda n: f"/* {n} */")

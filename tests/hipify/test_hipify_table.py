@@ -31,6 +31,9 @@ def test_known_entries():
     assert table.header("cufft.h")[0] == "hipfft/hipfft.h"
     assert table.is_unsupported("cudaInitDevice")
     assert "__shfl_down_sync" in table.unsupported_device_functions
+    # transformHostFunctions drops the CUoccupancyB2DSize callback (argument index 3)
+    assert table.dropped_arguments == {"hipModuleOccupancyMaxPotentialBlockSize": (3,),
+                                       "hipModuleOccupancyMaxPotentialBlockSizeWithFlags": (3,)}
 
 
 def test_package_data_is_declared():

@@ -271,8 +271,8 @@ class Expressions(Ops, Intrinsics):
         if getattr(node, "separate", None):  # passes/recursion.py
             raise unsupported(self.kir, node, f"a call of the recursive device function "
                               f"'{name}'", "calls and a stack are not modelled")
-        if name == "print":
-            raise unsupported(self.kir, node, "print()", "device printf needs HIP's hostcall "
+        if name in ("print", "printf"):
+            raise unsupported(self.kir, node, f"{name}()", "device printf needs HIP's hostcall "
                               "buffer, which is not modelled", instead="remove the print, or "
                               "pass fallback= counts")
         if name == "len":

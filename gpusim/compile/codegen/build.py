@@ -28,7 +28,8 @@ from gpusim.errors import KernelCompileError
 
 # what generated modules import (paths under gpusim/compile/)
 _LIB_FILES = ("device/devicelib.py", "device/atomics.py", "device/machine_ops.py",
-              "device/mathlib.py", "device/cmathlib.py", "device/half.py", "lang_vectors.py",
+              "device/mathlib.py", "device/cmathlib.py", "device/half.py", "device/printf.py",
+              "lang_vectors.py",
               "sanitize/shadow.py", "sanitize/ops.py", "trace/events.py")
 _lock = threading.Lock()
 

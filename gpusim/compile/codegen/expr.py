@@ -118,6 +118,11 @@ class ExprGen(ast.NodeTransformer):
             func = _expr(node.qualname)
         return ast.Call(func, [self.visit(a) for a in node.args], [])
 
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        if isinstance(node.func, ast.Name) and node.func.id == "printf":  # hip.printf
+            return ast.Call(self.helper("printf"), [self.visit(a) for a in node.args], [])
+        return self.generic_visit(node)
+
     # -- memory -----------------------------------------------------------------------
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
         base = node.value

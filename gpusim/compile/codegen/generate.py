@@ -279,14 +279,20 @@ class Generator:
     def node_UniformIf(self, node: UniformIf) -> None:
         self.comment(node.line, "the same for the whole block: one branch for all threads")
         self.out.line(f"if {expr_source(self.gen, node.test)}:")
-        self.out.indent += 1
-        self.nodes(node.body)
-        self.out.indent -= 1
+        self.branch(node.body)
         if node.orelse:
             self.out.line("else:")
-            self.out.indent += 1
-            self.nodes(node.orelse)
-            self.out.indent -= 1
+            self.branch(node.orelse)
+
+    def branch(self, nodes: list) -> None:
+        """One branch of a uniform ``if``; ``pass`` where it wrote no code (a barrier
+        alone, ``if n > 32: syncthreads() else: syncwarp()``, is only a comment)."""
+        self.out.indent += 1
+        start = len(self.out.lines)
+        self.nodes(nodes)
+        if all(not ln.strip() or ln.lstrip().startswith("#") for ln in self.out.lines[start:]):
+            self.out.line("pass")
+        self.out.indent -= 1
 
     def loop_flags(self, node) -> None:
         exits: set[str] = set()

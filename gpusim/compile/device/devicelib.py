@@ -93,6 +93,7 @@ from gpusim.compile.device.mathlib import (  # noqa: F401 - names used by genera
     math_remainder,
     round_ndigits,
 )
+from gpusim.compile.device.printf import printf  # noqa: F401 - generated code: hip.printf
 from gpusim.compile.lang_vectors import *  # noqa: F403 - cuda.float32x4 ... (generated code)
 
 # Helpers compile once per machine, not once per process: cache=True keeps their machine

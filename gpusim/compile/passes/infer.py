@@ -298,7 +298,7 @@ class Typer:
     def builtin_call(self, node: ast.Call) -> Any:
         name = node.func.id
         args = self.call_args(node.args)
-        if name == "print":
+        if name in ("print", "printf"):
             for t in args:
                 if isinstance(t, (types.Array, types.BaseTuple)):
                     raise self.fail(node, "print() in a kernel takes numbers and strings",

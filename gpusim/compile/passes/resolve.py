@@ -268,6 +268,13 @@ class _Resolver(ast.NodeTransformer):
         if kwargs and fn is not print:
             raise self.fail(node, f"keyword arguments to {ast.unparse(node.func)} are not "
                             "supported", instead="pass the arguments by position")
+        if fn is lang.printf:  # C's printf: called as `printf`, like print (codegen/expr.py)
+            if not args or not (isinstance(args[0], ast.Constant)
+                                and isinstance(args[0].value, str)):
+                raise self.fail(node, "hip.printf needs a format string constant first",
+                                instead='hip.printf("i = %d\\n", i)')
+            return _copy(ast.Call(func=ast.Name(id="printf", ctx=ast.Load()), args=args,
+                                  keywords=[]), node)
         if isinstance(fn, HalfFunction):  # cuda.fp16.*: lowered by the `half` pass
             return _copy(MathCall(qualname=f"cuda.fp16.{fn.name}", func=fn, args=args,
                                   impl=fn.impl), node)
