@@ -11,7 +11,7 @@ passed by value reaches Python as a pointer.
 >>> d = next(d for d in decls if d.name == "hipMemcpy")
 >>> d.restype, [p for p, _ in d.params]
 ('hipError_t', ['dst', 'src', 'sizeBytes', 'kind'])
->>> "hipError_t hipMemcpy(void *dst" in source()
+>>> "hipError_t hipMemcpy(void * dst" in source()
 True
 """
 
