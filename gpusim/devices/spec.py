@@ -152,6 +152,10 @@ class DeviceSpec:
     fully_connected: bool = _f(
         "links", "every GPU of a hive has a direct link to every other (else: package ring)"
     )
+    sdma_engines: int = _f(
+        "links", "SDMA (copy) engines of one HIP device, PCIe and xGMI together: how many "
+        "streams can each have a copy engine of their own"
+    )
 
     # Not a profile field: where each value came from.
     sources: Mapping[str, str] = field(

@@ -7,15 +7,23 @@ always a legal execution order: whatever an operation waits for (the previous op
 of its stream, an event recorded earlier, the null stream) was issued before it. So a
 host buffer that an async copy fills really is unfilled until the host synchronises.
 
-Modeled time. When an operation runs, it gets a start and end on its device's engines
-(one compute engine, and one copy engine per direction, as asyncEngineCount=2 says):
+Modeled time. Streams reach the device as ROCm maps them (see hw_queues.py): each
+stream is bound to one of GPU_MAX_HW_QUEUES hardware compute queues (round-robin as
+streams are created), and its copies go to an SDMA engine of its own. When an
+operation runs it is placed at
 
-    start = max(host clock when issued, end of what it waits for, engine free)
+    ready = max(host clock when issued, end of what it waits for,
+                end of the previous operation in its hardware queue / SDMA ring)
+    start = the first time from ``ready`` on when the resource it needs is free
+            (the compute units for kernels and memsets, the link direction for copies)
     end   = start + duration (from gpusim.timing)
 
-so copies in one stream overlap kernels in another. Kernels from different streams
-share one compute engine here and do not run concurrently (a simplification: real
-GPUs can run small kernels side by side).
+so streams on one hardware queue serialise in submission order (a real false
+dependency), streams on different queues do not wait for each other's blocked work,
+and copies in one stream overlap kernels in another. Kernels share the compute units
+and do not run side by side (a simplification: real GPUs can run small kernels from
+different queues at once); same-direction copies share the link's bandwidth, modeled
+as taking turns at the full rate.
 
 >>> s = Scheduler()
 >>> q = s.new_stream(device=0, blocking=True)
@@ -32,13 +40,21 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpusim.runtime.hw_queues import Busy, QueuePool, SdmaPool, max_hw_queues, priority_class
+
 # Host-side cost of issuing one asynchronous call (a kernel launch, an async copy):
 # model assumption, a few microseconds as measured for hipLaunchKernel on ROCm 6 hosts.
 ISSUE_SECONDS = 5e-6
 
-ENGINE_OF_KIND = {"kernel": "compute", "memset": "compute", "HtoD": "copy_h2d",
-                  "DtoH": "copy_d2h", "DtoD": "copy_d2d", "PtoP": "copy_d2d",
-                  "HtoH": "host"}
+# What each kind of operation occupies: the in-order queue it is submitted to ("compute":
+# the stream's hardware queue; "sdma": its SDMA engine's ring) and the shared resource it
+# needs while it runs. A memset is a fill kernel; an event record or wait is a barrier
+# packet in the hardware queue, which holds that queue until what it waits for is done.
+QUEUE_OF_KIND = {"kernel": "compute", "memset": "compute", "event": "compute",
+                 "HtoD": "sdma", "DtoH": "sdma", "DtoD": "sdma", "PtoP": "sdma"}
+RESOURCE_OF_KIND = {"kernel": "cus", "memset": "cus", "HtoD": "link_h2d",
+                    "DtoH": "link_d2h", "DtoD": "copy_d2d", "PtoP": "copy_d2d",
+                    "HtoH": "host"}
 
 
 @dataclass(eq=False)
@@ -53,10 +69,11 @@ class Stream:
     priority: int = 0
     destroyed: bool = False
     tail: Op | None = None  # last operation issued to this stream
+    hw_queue: int = 0  # the hardware compute queue it is bound to (per device and priority)
 
     def __repr__(self) -> str:
         name = "null stream" if self.null else f"stream {self.handle}"
-        return f"<{name} on device {self.device}>"
+        return f"<{name} on device {self.device}, hardware queue {self.hw_queue}>"
 
     def synchronize(self) -> None:
         """Block the host until this stream's queued work is done (numba.cuda style)."""
@@ -98,32 +115,52 @@ def _spent(*_: Any) -> None:
 
 
 class Scheduler:
-    """The process's queue of pending operations and the modeled clocks."""
+    """The process's queue of pending operations and the modeled clocks.
 
-    def __init__(self) -> None:
+    max_queues: hardware compute queues per device and priority (GPU_MAX_HW_QUEUES when
+    None); sdma_engines: SDMA engines per device (the device profile's sdma_engines).
+    """
+
+    def __init__(self, max_queues: int | None = None, sdma_engines: int = 2) -> None:
         self.host_time = 0.0
         self.pending: list[Op] = []
+        self.max_queues = max_hw_queues() if max_queues is None else max_queues
+        self.sdma_engines = sdma_engines
         self._seq = itertools.count()
         self._handles = itertools.count(1)
-        self._engine_free: dict[tuple[int, str], float] = {}
+        self._queues: dict[int, QueuePool] = {}
+        self._sdma: dict[int, SdmaPool] = {}
+        self._ring_end: dict[tuple, float] = {}  # end of the last op in each in-order queue
+        self._busy: dict[tuple[int, str], Busy] = {}
         self._device_end: dict[int, float] = {}  # latest modeled end per device
         self._null: dict[int, Stream] = {}
         self._blocking: dict[int, list[Stream]] = {}
 
     # streams ----------------------------------------------------------------------------
+    def _bind(self, stream: Stream) -> Stream:
+        """Give a new stream its hardware queue, as HIP does when it creates one."""
+        pool = self._queues.setdefault(stream.device, QueuePool(self.max_queues))
+        stream.hw_queue = pool.acquire(stream.priority)
+        return stream
+
     def null_stream(self, device: int) -> Stream:
+        """The device's null stream, made (and bound to a queue) on first use as in HIP."""
         if device not in self._null:
-            self._null[device] = Stream(device, True, 0, self, null=True)
+            self._null[device] = self._bind(Stream(device, True, 0, self, null=True))
         return self._null[device]
 
     def new_stream(self, device: int, blocking: bool, priority: int = 0) -> Stream:
-        stream = Stream(device, blocking, next(self._handles), self, priority=priority)
+        stream = self._bind(Stream(device, blocking, next(self._handles), self,
+                                   priority=priority))
         if blocking:
             self._blocking.setdefault(device, []).append(stream)
         return stream
 
     def forget_stream(self, stream: Stream) -> None:
         stream.destroyed = True
+        self._queues[stream.device].release(stream.priority, stream.hw_queue)
+        if stream.device in self._sdma:
+            self._sdma[stream.device].release(stream)
         if stream in self._blocking.get(stream.device, []):
             self._blocking[stream.device].remove(stream)
 
@@ -166,11 +203,24 @@ class Scheduler:
             if op is upto:
                 return
 
+    def _ring(self, op: Op) -> tuple | None:
+        """The in-order queue ``op`` is submitted to, or None (host-side work)."""
+        stream, kind = op.stream, QUEUE_OF_KIND.get(op.kind)
+        if kind == "compute":
+            return (stream.device, "compute", priority_class(stream.priority),
+                    stream.hw_queue)
+        if kind == "sdma":
+            engines = self._sdma.setdefault(stream.device, SdmaPool(self.sdma_engines))
+            engine = engines.engine_for(stream, idle=lambda e: self._ring_end.get(
+                (stream.device, "sdma", e), 0.0) <= op.issued_at)
+            return (stream.device, "sdma", engine)
+        return None
+
     def _execute(self, op: Op) -> None:
         ready = max([op.issued_at] + [w.end for w in op.waits])
-        engine = (op.stream.device, ENGINE_OF_KIND.get(op.kind, "none"))
-        if engine[1] != "none":
-            ready = max(ready, self._engine_free.get(engine, 0.0))
+        ring = self._ring(op)
+        if ring is not None:
+            ready = max(ready, self._ring_end.get(ring, 0.0))
         try:
             op.run()
         except BaseException as exc:  # surfaced to the host at this synchronisation
@@ -178,10 +228,18 @@ class Scheduler:
             op.start = op.end = ready
             self._finish(op)
             raise
+        duration = op.duration(op)
         op.start = ready
-        op.end = ready + op.duration(op)
-        if engine[1] != "none":
-            self._engine_free[engine] = op.end
+        resource = RESOURCE_OF_KIND.get(op.kind)
+        if resource is not None:
+            busy = self._busy.setdefault((op.stream.device, resource), Busy())
+            # Ops are placed in issue order, and none issued later is ready earlier
+            # than this one was issued: older intervals can no longer matter.
+            busy.forget_before(op.issued_at)
+            op.start = busy.place(ready, duration)
+        op.end = op.start + duration
+        if ring is not None:
+            self._ring_end[ring] = op.end
         self._finish(op)
 
     def _finish(self, op: Op) -> None:

@@ -48,7 +48,7 @@ class System:
             for i in range(ngpus)
         ]
         self._local = threading.local()  # HIP's current device is per host thread
-        self.scheduler = Scheduler()
+        self.scheduler = Scheduler(sdma_engines=spec.sdma_engines)
 
     def __repr__(self) -> str:
         return f"System({len(self.devices)} x {self.devices[0].spec.name})"
