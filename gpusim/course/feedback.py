@@ -71,6 +71,25 @@ class Feedback:
                 f'<ul style="margin:2px 0">{items}</ul></div>')
 
 
+def shorten(text: str, limit: int = 300) -> str:
+    """``text`` cut to at most ``limit`` characters at the end of a sentence, else between
+    words (with "..."): never inside a word or a number.
+
+    >>> shorten("First sentence. Second one is longer.", 20)
+    'First sentence.'
+    >>> shorten("one very long sentence without a stop", 20)
+    'one very long ...'
+    """
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    head = text[:limit + 1]
+    stop = head.rfind(". ")
+    if stop >= limit // 3:
+        return head[:stop + 1]
+    return head[:head[:limit - 3].rstrip().rfind(" ") + 1] + "..."
+
+
 def log(feedback: Feedback) -> None:
     """Append the verdict to ``$GPUSIM_COURSE_LOG`` (one JSON object a line), if set."""
     path = os.environ.get(LOG_ENV)

@@ -67,6 +67,37 @@ def sanitizer() -> Iterator[None]:
         gpusim.config.check = before
 
 
+@contextmanager
+def on_device(device: str) -> Iterator[None]:
+    """The check's own launches inside run on a one-GPU system of profile ``device``
+    (``"rx7900xtx"``: wave32), so that code which types in the wavefront size shows.
+
+    The student's system is put back untouched afterwards: its buffers, streams and
+    current device stay valid (``gpusim.set_system`` would free them).
+    """
+    from gpusim.runtime import system as machine
+
+    hip.hipDeviceSynchronize()  # the student's queued work finishes on its own system
+    saved, other = machine.get_system(), machine.System(device, 1)
+    with machine._lock:
+        machine._system = other
+    try:
+        yield
+        hip.hipDeviceSynchronize()
+    finally:
+        with machine._lock:
+            machine._system = saved
+        other.shutdown()
+
+
+def checked(launch: Callable[[], object]) -> None:
+    """Run ``launch()`` on the checked path and wait: a race or a read of uninitialised
+    LDS raises ``SanitizerError``, which ``check`` turns into a sentence with the lines."""
+    with sanitizer():
+        launch()
+        hip.hipDeviceSynchronize()
+
+
 def lanes_per_element(record: KernelRecord, array: str, kind: str, elements: int) -> float:
     """How many lanes did ``kind`` ("load", "store", "atomic") on global ``array``, per
     element of it, over the whole launch (traced work-groups scaled up when sampled)."""

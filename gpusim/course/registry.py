@@ -34,7 +34,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gpusim.course.feedback import NOT_YET, SOLVED, WIDTH, Feedback, log
+from gpusim.course.feedback import NOT_YET, SOLVED, WIDTH, Feedback, log, shorten
 from gpusim.errors import HipError, SanitizerError
 
 _ID = re.compile(r"^(\d\d)\.(\d+)$")
@@ -136,26 +136,43 @@ def describe_error(err: BaseException) -> str:
     'Your code raised ZeroDivisionError: division by zero.'
     """
     if isinstance(err, SanitizerError) and err.findings:
-        found = [f"{_article(f.kind)} {f.kind} on {f.array} ({_lines(f.lines)})"
+        found = [f"{_article(f.kind)} {f.kind} on {f.array} ({_accesses(f)})"
                  for f in err.findings[:3]]
-        more = f" and {len(err.findings) - 3} more" if len(err.findings) > 3 else ""
-        return (f"The sanitizer found {', '.join(found)}{more} in kernel "
+        if len(err.findings) > 3:
+            found.append(f"{len(err.findings) - 3} more")
+        listed = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} and {found[-1]}"
+        return (f"The sanitizer found {listed} in kernel "
                 f"'{err.findings[0].kernel}'. Launch it with gpusim.config.check = True "
                 "to read the whole report.")
     if isinstance(err, HipError):
         first = err.detail.split(". ")[0].split("\n")[0].rstrip(".")
         return f"Your code stopped with {err.code.name}: {first}."
-    text = str(err).split("\n")[0].rstrip(".")
-    return f"Your code raised {type(err).__name__}: {text[:300]}."
+    text = shorten(str(err).split("\n")[0]).rstrip(".")
+    return f"Your code raised {type(err).__name__}: {text}."
 
 
-def _article(word: str) -> str:
-    return "an" if word[0].lower() in "aeiou" else "a"
+def _article(words: str) -> str:
+    """'a' or 'an', as the words are read out: an LDS race, a global race, an uninit...
+
+    >>> [_article(w) for w in ("LDS race", "global race", "uninitialised read", "SGPR")]
+    ['an', 'a', 'an', 'an']
+    """
+    first = words.split()[0] if words.split() else "x"
+    if first.isupper() and len(first) > 1:  # an acronym, read letter by letter
+        return "an" if first[0] in "AEFHILMNORSX" else "a"
+    return "an" if first[0].lower() in "aeiou" else "a"
 
 
-def _lines(numbers: tuple[int, ...]) -> str:
-    return "line " + " and ".join(map(str, sorted(set(numbers)))) if len(set(numbers)) == 1 \
-        else "lines " + " and ".join(map(str, sorted(set(numbers))))
+def _accesses(finding) -> str:
+    """Both accesses of a finding, each with its source line: "write at line 5, read at
+    line 10"; "updates at line 14 by two blocks" when both are the same line."""
+    a, b = finding.first, finding.second
+    if b is None:
+        return f"{a.what} at line {a.line}"
+    if (a.what, a.line) == (b.what, b.line):
+        who = "two blocks" if a.block != b.block else "two threads"
+        return f"{a.what}s at line {a.line} by {who}"
+    return f"{a.what} at line {a.line}, {b.what} at line {b.line}"
 
 
 @dataclass(frozen=True)

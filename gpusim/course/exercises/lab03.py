@@ -7,7 +7,7 @@ import numpy as np
 from gpusim import hip
 from gpusim.course.expect import expect_array, expect_true
 from gpusim.course.measure import lanes_per_element, profiled, sanitizer
-from gpusim.course.registry import exercise
+from gpusim.course.registry import NotYet, exercise
 
 
 @exercise("03.1", "zero the histogram's LDS bins", hints=[
@@ -34,16 +34,34 @@ def histogram(kernel) -> str:
 ])
 def block_total(kernel) -> str:
     """Runs ``kernel[8, 256](x, total)`` checked, then traced to count its atomics."""
-    blocks = 8
-    x = np.random.default_rng(3).integers(0, 10, blocks * 256).astype(np.float32)
+    blocks, threads = 8, 256
+    x = np.random.default_rng(3).integers(0, 10, blocks * threads).astype(np.float32)
     d_x, total = hip.to_device(x), hip.to_device(np.zeros(1, np.float32))
     with sanitizer():  # the checked path finds races but does not trace memory
-        kernel[blocks, 256](d_x, total)
+        kernel[blocks, threads](d_x, total)
         hip.hipDeviceSynchronize()
-    expect_array("total", total.copy_to_host(), np.array([x.sum()], np.float32))
-    (k,) = profiled(lambda: kernel[blocks, 256](d_x, total), kernel)
+    traced = hip.to_device(np.zeros(1, np.float32))
+    (k,) = profiled(lambda: kernel[blocks, threads](d_x, traced), kernel)
     atomics = lanes_per_element(k, "total", "atomic", 1)
+    if atomics >= x.size - 0.5:
+        per = "an atomic per element serialises on one address"
+    elif abs(atomics - blocks * threads // 64) < 0.5:
+        per = "one per wavefront; one per block is enough"
+    else:
+        per = "one per block is enough"
+    try:
+        expect_array("total", total.copy_to_host(), np.array([x.sum()], np.float32),
+                     rtol=1e-6)
+    except NotYet as wrong:
+        if atomics > blocks:
+            raise NotYet(*wrong.lines, f"{atomics:,.0f} atomics hit total[0] for {blocks} "
+                         "blocks: a block's partial sum was added more than once. One add "
+                         "per block, by one thread, is enough.") from None
+        if atomics == 0 and lanes_per_element(k, "total", "store", 1) > 0:
+            raise NotYet(*wrong.lines, "The blocks store into total[0] instead of adding "
+                         "to it: each block overwrites the others' sums.") from None
+        raise
     expect_true(atomics <= blocks, f"The total is right, but {atomics:,.0f} atomics hit "
-                f"total[0] for {x.size:,} elements: an atomic per element serialises on one "
-                "address. Reduce inside the block first.")
+                f"total[0] for {x.size:,} elements in {blocks} blocks: {per}. Reduce "
+                "inside the block first.")
     return f"Right total, no race, and {atomics:.0f} atomics for {blocks} blocks."

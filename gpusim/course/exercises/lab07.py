@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import numpy as np
 
-from gpusim import hip, rocblas
+from gpusim import hip, rocblas, rocsolver
 from gpusim.course.expect import expect_array, expect_value
 from gpusim.course.registry import NotYet, exercise
 
@@ -48,10 +50,12 @@ def tflops(tflops) -> str:
     for n, ns in ((512, 7700.0), (128, 3600.0), (1000, 1.0e6)):
         want = 2 * n**3 / (ns * 1e-9) / 1e12
         got = tflops(SimpleNamespace(duration_ns=ns, name="gemm"), n)
-        if isinstance(got, (int, float)) and got:
+        if isinstance(got, (int, float, np.integer, np.floating)) and got:
             for ratio, why in ((0.5, "A multiply-add counts as 2 FLOPs."),
                                (1e3, "That is GFLOP/s; the answer is in TFLOP/s."),
-                               (1e-3, "Check the units: duration_ns is in nanoseconds.")):
+                               (1e-3, "Check the units: duration_ns is in nanoseconds."),
+                               (1e-9, "Check the units: duration_ns is in nanoseconds, "
+                                      "1e-9 seconds each.")):
                 if np.isclose(got / want, ratio, rtol=1e-3):
                     raise NotYet(f"tflops(record, {n}) is {got:.4g}. {why}")
         expect_value(f"tflops(record of {ns:g} ns, {n})", got, want, rtol=1e-6)
@@ -67,7 +71,8 @@ def tflops(tflops) -> str:
     "rocblas_operation_none.",
 ])
 def solve_all(solve) -> str:
-    """Calls ``solve(handle, As, bs, ipiv, infos, batch, n)`` on 5 systems of size 4."""
+    """Calls ``solve(handle, As, bs, ipiv, infos, batch, n)`` on 5 systems of size 4 (the
+    lab's are 8 of size 3), counting the rocSOLVER calls it makes."""
     batch, n = 5, 4
     rng = np.random.default_rng(3)
     mats = rng.standard_normal((batch, n, n)) + n * np.eye(n)
@@ -77,13 +82,76 @@ def solve_all(solve) -> str:
     ipiv, infos = hip.device_array(batch * n, np.int32), hip.device_array(batch, np.int32)
     handle = rocblas.rocblas_create_handle()
     try:
-        solve(handle, As, bs, ipiv, infos, batch, n)
+        with _counting_rocsolver() as calls:
+            solve(handle, As, bs, ipiv, infos, batch, n)
     finally:
         rocblas.rocblas_destroy_handle(handle)
     got = bs.copy_to_host().reshape(batch, n)
     want = np.linalg.solve(mats, rhs[..., None])[..., 0]
+    _stride_mistakes(calls, batch, n)
+    if np.allclose(got, rhs):
+        raise NotYet("bs still holds the right-hand sides: nothing was solved (getrs "
+                     "writes the solutions over B).")
     if np.allclose(got[0], want[0]) and np.allclose(got[1:], rhs[1:]):
-        raise NotYet("System 0 is solved, the other 4 are untouched: one call must cover "
-                     "the whole batch.")
+        raise NotYet(f"System 0 is solved, the other {batch - 1} are untouched: one call must "
+                     "cover the whole batch (batch_count).")
+    if np.allclose(got, np.linalg.solve(mats.transpose(0, 2, 1), rhs[..., None])[..., 0]):
+        raise NotYet("bs holds the solutions of A^T x = b: getrs's trans must be "
+                     "rocblas_operation_none.")
     expect_array("x", got, want, rtol=1e-8, atol=1e-10)
+    if len(calls) != 2:
+        names = ", ".join(f"{c} x{calls.count(c)}" for c in dict.fromkeys(calls))
+        raise NotYet(f"All {batch} systems are solved, but with {len(calls)} rocSOLVER calls "
+                     f"({names}); the exercise asks for two calls: one strided-batched getrf "
+                     "for every matrix, one strided-batched getrs for every system.")
     return f"All {batch} systems solved in two calls."
+
+
+@contextmanager
+def _counting_rocsolver() -> Iterator[list]:
+    """Every rocsolver_* call made through ``gpusim.rocsolver`` inside, by name; the
+    arguments of the strided-batched ones in ``calls.args``."""
+    calls = _Calls()
+    saved = {name: getattr(rocsolver, name) for name in dir(rocsolver)
+             if name.startswith("rocsolver_") and callable(getattr(rocsolver, name))}
+
+    def counted(name, fn):
+        def call(*args, **kwargs):
+            calls.append(name)
+            calls.args.append((name, args))
+            return fn(*args, **kwargs)
+        return call
+    for name, fn in saved.items():
+        setattr(rocsolver, name, counted(name, fn))
+    try:
+        yield calls
+    finally:
+        for name, fn in saved.items():
+            setattr(rocsolver, name, fn)
+
+
+class _Calls(list):
+    def __init__(self):
+        super().__init__()
+        self.args: list[tuple[str, tuple]] = []
+
+
+def _stride_mistakes(calls: _Calls, batch: int, n: int) -> None:
+    """Name a stride or count that does not fit the check's n x n matrices."""
+    where = {"getrf_strided_batched": {"strideA": 5, "strideP": 7, "batch_count": 9},
+             "getrs_strided_batched": {"strideA": 6, "strideP": 8, "strideB": 11,
+                                       "batch_count": 12}}
+    want = {"strideA": n * n, "strideP": n, "strideB": n, "batch_count": batch}
+    why = {"strideA": f"matrix i starts n * n = {n * n} elements after matrix i - 1",
+           "strideP": f"the pivots of matrix i start n = {n} after the previous ones",
+           "strideB": f"right-hand side i starts n = {n} after the previous one",
+           "batch_count": f"there are batch = {batch} systems"}
+    for name, args in calls.args:
+        form = name[len("rocsolver_") + 1:]  # dgetrf_... -> getrf_...
+        for param, pos in where.get(form, {}).items():
+            if pos < len(args) and isinstance(args[pos], (int, np.integer)) \
+                    and args[pos] != want[param]:
+                literal = (" The check's matrices are 4 x 4 (the lab's are 3 x 3): compute "
+                           "the strides from n, not as numbers." if param != "batch_count"
+                           else "")
+                raise NotYet(f"{name} got {param} = {args[pos]}, but {why[param]}.{literal}")

@@ -9,6 +9,7 @@ import numpy as np
 
 from gpusim import hip, rocsparse
 from gpusim.course.expect import expect_true, expect_value
+from gpusim.course.measure import lanes_per_element, profiled
 from gpusim.course.registry import NotYet, exercise
 
 _M0, _M1, _W0, _W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
@@ -56,7 +57,7 @@ def pi_kernel(kernel) -> str:
     """Runs ``kernel[2, 64](hits, 2024, 32)``; counts against a NumPy Philox4x32-10."""
     blocks, threads, per_thread, seed = 2, 64, 32, 2024
     hits = hip.to_device(np.zeros(1, np.int64))
-    kernel[blocks, threads](hits, seed, per_thread)
+    (k,) = profiled(lambda: kernel[blocks, threads](hits, seed, per_thread), kernel)
     got = int(hits.copy_to_host()[0])
     n = blocks * threads
     want = int(_hits(philox_words(seed, np.arange(n), per_thread // 2)).sum())
@@ -69,6 +70,10 @@ def pi_kernel(kernel) -> str:
     expect_true(abs(got - want) <= 2, f"hits[0] is {got:,} for {n * per_thread:,} points, "
                 "which is not what the threads' own streams give. Check the seed, the "
                 "subsequence and the offset passed to rocrand_init.")
+    atomics = lanes_per_element(k, "hits", "atomic", 1)
+    expect_true(atomics <= n, f"The count is right, but hits[0] took {atomics:,.0f} atomics "
+                f"from {n} threads: add each thread's count once, after its loop (one "
+                "atomic per thread), not once per point.")
     return (f"{got:,} of {n * per_thread:,} points inside: pi ~ {4 * got / (n * per_thread):.4f}, "
             "each thread on its own subsequence.")
 
@@ -80,17 +85,52 @@ def pi_kernel(kernel) -> str:
     "The output is dimension-major: first all x's, then all y's (reshape to (2, points)).",
 ])
 def sobol_pi(q_inside, points: int) -> str:
-    """The estimate 4 q_inside / points must be closer to pi than pseudo-random allows."""
+    """``q_inside`` must be the count of the first ``points`` 2-dimensional Sobol points
+    (rocRAND's Sobol32: Joe & Kuo's direction numbers, as SciPy's unscrambled
+    ``qmc.Sobol``) inside the quarter circle, give or take points on its edge."""
     expect_value("points", points, 1 << 20, why="Use the lab's points = 1 << 20.")
-    if not isinstance(q_inside, (int, np.integer)) or q_inside <= 0:
+    if isinstance(q_inside, bool) or not isinstance(q_inside, (int, np.integer)) \
+            or q_inside <= 0:
         raise NotYet(f"q_inside should be the number of points inside the circle, but it is "
                      f"{q_inside!r}.")
-    err = abs(4 * int(q_inside) / points - math.pi)
-    # pseudo-random points: standard error 4 sqrt(p (1 - p) / N) ~ 1.6e-3 at 2^20 points
-    expect_true(err < 4e-4, f"The estimate is off by {err:.1e}, which is what pseudo-random "
-                "points give at this count. Are both coordinates from the 2-dimensional "
-                "Sobol sequence (x's first, then y's)?")
-    return f"pi ~ {4 * int(q_inside) / points:.6f}: off by {err:.1e}, well below pseudo-random."
+    got = int(q_inside)
+    counts = _sobol_counts(points)
+    if abs(got - counts["right"]) <= 2:
+        err = abs(4 * got / points - math.pi)
+        return f"pi ~ {4 * got / points:.6f}: off by {err:.1e}, from 2-dimensional Sobol points."
+    if abs(got - counts["one dimension"]) <= 2:
+        raise NotYet(f"q_inside is {got:,}: that is the count of a 1-dimensional Sobol "
+                     "sequence cut in two. Set the generator's dimensions to 2 before "
+                     "generating.")
+    if abs(got - counts["interleaved"]) <= 2:
+        raise NotYet(f"q_inside is {got:,}: the points were read as (x, y) pairs, but the "
+                     "output is dimension-major: all x's first, then all y's.")
+    err = abs(4 * got / points - math.pi)
+    if err > 4e-4:
+        raise NotYet(f"q_inside is {got:,}, not the count of the first {points:,} points of "
+                     f"the 2-dimensional Sobol sequence: the estimate is off by {err:.1e}, "
+                     "which is what pseudo-random points give at this count.")
+    raise NotYet(f"q_inside is {got:,}, not the count of the first {points:,} points of the "
+                 "2-dimensional Sobol sequence (rocRAND's Sobol32, from its start).")
+
+
+def _sobol_counts(points: int) -> dict[str, int]:
+    """Points inside the circle, as rocRAND's Sobol32 and rocrand_generate_uniform give
+    them (u = 2^-32 + v 2^-32 in float32), read rightly and in two wrong ways."""
+    from scipy.stats import qmc
+
+    def uniform(dims: int, n: int) -> np.ndarray:  # shape (n, dims)
+        v = np.round(qmc.Sobol(dims, scramble=False, bits=32).random(n) * 2.0**32)
+        return v.astype(np.float32) * np.float32(2.0**-32) + np.float32(2.0**-32)
+
+    def inside(x, y) -> int:
+        return int(np.count_nonzero(x * x + y * y <= np.float32(1.0)))
+    two = uniform(2, points)
+    flat = two.T.ravel()                            # rocRAND's output: x's, then y's
+    one = uniform(1, 2 * points)[:, 0]
+    return {"right": inside(two[:, 0], two[:, 1]),
+            "one dimension": inside(one[:points], one[points:]),
+            "interleaved": inside(flat[0::2], flat[1::2])}
 
 
 @exercise("08.3", "FFT length and scale", hints=[
@@ -104,7 +144,14 @@ def fft_sizes(L, scale, N: int, K: int) -> str:
         raise NotYet(f"L should be a positive whole length, but it is {L!r}.")
     expect_true(L >= N + K - 1, f"L = {L:,} is shorter than the {N + K - 1:,} outputs of the "
                 "linear convolution, so its tail wraps around onto the start.")
-    expect_value("scale", scale, 1.0 / L, rtol=1e-9,
+    if isinstance(scale, (int, float, np.integer, np.floating)) and scale:
+        for length, what in ((N, "N, the signal's length"), (N + K - 1, "N + K - 1"),
+                             (K, "K, the filter's length")):
+            if length != L and math.isclose(float(scale), 1.0 / length, rel_tol=1e-6):
+                raise NotYet(f"scale is 1 / {what}: the two transforms multiply by their "
+                             f"length L = {L:,}, so the scale is 1 / L.")
+    # rtol 1e-6: a float32 scale (single-precision FFT) holds 1/L to 6e-8
+    expect_value("scale", scale, 1.0 / L, rtol=1e-6,
                  why="A forward and an inverse rocFFT transform multiply by L.")
     smooth = L
     for p in (2, 3, 5, 7, 11, 13, 17):
@@ -140,6 +187,7 @@ def ell(mat_ell, A) -> str:
     expect_true(fmt == rocsparse.rocsparse_format_ell, f"mat_ell is a {fmt.name} descriptor: "
                 "convert the matrix to ELL first.")
     rows = A.shape[0]
+    _ell_layout(mat_ell, A)
     x = np.random.default_rng(8).standard_normal(rows)
     dx, dy = hip.to_device(x), hip.to_device(np.full(rows, np.nan))
     f64 = rocsparse.rocsparse_datatype_f64_r
@@ -153,3 +201,40 @@ def ell(mat_ell, A) -> str:
     expect_true(np.allclose(got, A @ x), "The ELL SpMV does not give A @ x: check the width "
                 "and that the values and column indices come from the same conversion.")
     return "An ELL descriptor whose SpMV matches SciPy's."
+
+
+def _ell_layout(mat, A) -> None:
+    """Name what is wrong with the descriptor's width or arrays, against A's ELL form
+    built in NumPy (entry p of row i at p * rows + i; padding: column -1, value 0)."""
+    import scipy.sparse as sp
+
+    csr = sp.csr_matrix(A)
+    rows, lengths = csr.shape[0], np.diff(csr.indptr)
+    longest = int(lengths.max(initial=0))
+    width = int(mat.ell_width)
+    expect_true(mat.rows == rows, f"mat_ell has {mat.rows:,} rows; A has {rows:,}.")
+    expect_true(width >= longest, f"ell_width is {width}, but the longest row of A has "
+                f"{longest} entries: rocsparse_csr2ell_width gives the width that holds them.")
+    base = int(mat.index_base)
+    col = np.full((width, rows), -1, np.int64)
+    val = np.zeros((width, rows))
+    for i in range(rows):
+        lo, hi = csr.indptr[i], csr.indptr[i + 1]
+        col[:hi - lo, i] = csr.indices[lo:hi] + base
+        val[:hi - lo, i] = csr.data[lo:hi]
+    got_col = np.asarray(mat.col_data.copy_to_host()).ravel()
+    got_val = np.asarray(mat.val_data.copy_to_host()).ravel()
+    if got_col.size < rows * width or got_val.size < rows * width:
+        raise NotYet(f"mat_ell's arrays hold {min(got_col.size, got_val.size):,} entries; an "
+                     f"ELL matrix of {rows:,} rows and width {width} needs {rows * width:,} "
+                     "(allocate width * rows).")
+    got_col, got_val = got_col[:rows * width], got_val[:rows * width]
+    if np.array_equal(got_col, col.T.ravel()) and not np.array_equal(got_col, col.ravel()):
+        raise NotYet("mat_ell's column indices are stored row by row; ELL stores entry p of "
+                     "every row together (column-major): let rocsparse_dcsr2ell fill them.")
+    if not np.array_equal(got_col, col.ravel()):
+        raise NotYet("mat_ell's column indices are not A's in ELL layout: they should come "
+                     "from rocsparse_dcsr2ell, with the same width as the descriptor.")
+    expect_true(np.allclose(got_val, val.ravel()), "mat_ell's column indices are right but "
+                "its values are not A's: pass the values array rocsparse_dcsr2ell filled, "
+                "in the same order as the column indices.")

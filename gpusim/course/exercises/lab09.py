@@ -6,6 +6,7 @@ import numpy as np
 
 from gpusim import hip, hipify
 from gpusim.course.expect import expect_array, expect_true
+from gpusim.course.measure import on_device
 from gpusim.course.registry import NotYet, exercise
 
 _CUDA = r"""#include <cublas_v2.h>
@@ -49,15 +50,33 @@ def options(options: dict) -> str:
     "Start the shuffle tree at half of hip.warpsize.",
 ])
 def wave_sums(kernel) -> str:
-    """Runs ``kernel[4, 256](x, sums)``: one sum per 64-lane wavefront, against NumPy."""
-    width = hip.hipGetDeviceProperties().warpSize
-    x = np.random.default_rng(9).integers(0, 100, 1024).astype(np.float32)
-    sums = hip.to_device(np.full(x.size // width, np.nan, np.float32))
-    kernel[x.size // 256, 256](hip.to_device(x), sums)
-    got = sums.copy_to_host()
+    """Runs ``kernel[4, 256](x, sums)`` on the lab's MI300X (wave64), then on a wave32
+    device (the RX 7900 XTX profile): one sum per wavefront, against NumPy, on both."""
+    got, width = _wave_sums(kernel)
+    x = _WAVE_INPUT
     half = x.reshape(-1, width)[:, :width // 2].sum(axis=1)
     if width == 64 and np.allclose(got, half):
         raise NotYet("Each sum holds lanes 0-31 of its wavefront only: the tree is sized "
                      "for a 32-lane warp.")
     expect_array("sums", got, x.reshape(-1, width).sum(axis=1), unset=np.nan)
-    return f"One right sum per {width}-lane wavefront."
+    with on_device("rx7900xtx"):
+        got32, width32 = _wave_sums(kernel)
+    try:
+        expect_array("sums", got32, x.reshape(-1, width32).sum(axis=1), unset=np.nan)
+    except NotYet as wrong:
+        raise NotYet(f"Right on the {width}-lane MI300X, but on a GPU with 32-lane "
+                     f"wavefronts (RX 7900 XTX) {wrong.lines[0][:1].lower()}"
+                     f"{wrong.lines[0][1:]} The kernel assumes a 64-wide wavefront: take "
+                     "every size from hip.warpsize.") from None
+    return f"One right sum per wavefront, on {width}-lane and on 32-lane wavefronts."
+
+
+_WAVE_INPUT = np.random.default_rng(9).integers(0, 100, 1024).astype(np.float32)
+
+
+def _wave_sums(kernel) -> tuple[np.ndarray, int]:
+    width = hip.hipGetDeviceProperties().warpSize
+    x = _WAVE_INPUT
+    sums = hip.to_device(np.full(x.size // width, np.nan, np.float32))
+    kernel[x.size // 256, 256](hip.to_device(x), sums)
+    return sums.copy_to_host(), width

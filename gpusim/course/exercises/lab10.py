@@ -47,9 +47,31 @@ def _sync(n: int) -> None:
 ])
 def allreduce_parts(d_mine: list, xs: list) -> str:
     """Compares every rank's ``d_mine`` with the NumPy sum of the inputs ``xs``."""
-    want = np.sum(np.asarray(xs, np.float64), axis=0)
+    x = np.asarray(xs, np.float64)
+    want = x.sum(axis=0)
     got = [np.asarray(d.copy_to_host(), np.float64) for d in d_mine]
+    n, block = len(xs), want.size // len(xs)
+    unreduced = np.concatenate([x[k, :block] for k in range(n)])
+    mistakes = [
+        (want / n, "the mean of the inputs, not their sum: reduce with ncclSum and no "
+                   "scaling"),
+        (x.max(axis=0), "the element-wise maximum: reduce with ncclSum"),
+        (unreduced, "rank k's own first block, unreduced: the all-gather must gather the "
+                    "reduce-scatter's sums (d_blk), not the inputs"),
+        (x[0], "rank 0's input: nothing was reduced"),
+    ]
     for r, g in enumerate(got):
+        if g.shape == want.shape and not np.allclose(g, want, rtol=1e-5, atol=1e-5):
+            if not g.any():
+                raise NotYet(f"d_mine[{r}] holds only zeros: nothing was gathered into it "
+                             "(after the reduce-scatter, an all-gather from d_blk fills it).")
+            for wrong, what in mistakes:
+                if np.allclose(g, wrong, rtol=1e-5, atol=1e-5):
+                    raise NotYet(f"d_mine[{r}] holds {what}.")
+            mine = slice(r * block, (r + 1) * block)
+            if np.allclose(g[mine], want[mine], rtol=1e-5, atol=1e-5):
+                raise NotYet(f"d_mine[{r}] holds the sum of its own block {r} only: the "
+                             "all-gather must bring every rank's block.")
         expect_array(f"d_mine[{r}]", g, want, rtol=1e-5, atol=1e-5)
     return f"All {len(got)} ranks hold the element-wise sum of the {len(xs)} inputs."
 
@@ -69,11 +91,22 @@ def bus_factors(bus_factor) -> str:
     for name, factor in _FACTORS.items():
         for n in (2, 4, 8, 16):
             got, want = bus_factor(name, n), factor(n)
-            if not isinstance(got, (int, float)) or not np.isclose(got, want):
-                shown = f"{got:.4g}" if isinstance(got, (int, float)) else repr(got)
-                extra = (" That is the all-reduce's factor: an all-gather moves each block "
-                         "once, not twice." if isinstance(got, (int, float)) and
-                         np.isclose(got, 2 * (n - 1) / n) else "")
+            number = isinstance(got, (int, float, np.integer, np.floating)) \
+                and not isinstance(got, bool)  # NumPy scalars are numbers too
+            if not number or not np.isclose(float(got), want):
+                shown = f"{float(got):.4g}" if number else repr(got)
+                extra = ""
+                if number and np.isclose(float(got), 2 * (n - 1) / n):
+                    extra = (" That is the all-reduce's factor: an all-gather moves each "
+                             "block once, not twice.")
+                elif number and np.isclose(float(got), (n - 1) / n) and name == "Broadcast":
+                    extra = (" A broadcast has no block that stays home: the whole buffer "
+                             "crosses every link of the chain once.")
+                elif number and want != 1 and np.isclose(float(got) * want, 1.0):
+                    extra = " That is the factor upside down: busbw = algbw x factor."
+                elif number and np.isclose(float(got), (n - 1)):
+                    extra = (" Each rank receives n - 1 blocks of size/n, not of the whole "
+                             "size.")
                 raise NotYet(f"bus_factor({name!r}, {n}) is {shown}, which is not right."
                              + extra)
     return "All four factors match nccl-tests' for 2 to 16 ranks."
@@ -141,12 +174,19 @@ def average(average_gradients) -> str:
     for name, grads in (("dw1", g1), ("dw2", g2)):
         want = grads.astype(np.float64).mean(axis=0)
         first = getattr(reps[0], name).copy_to_host()
-        if np.allclose(first, grads[0]):
-            raise NotYet(f"Replica 0's {name} is still its own gradient: nothing was "
-                         "all-reduced.")
-        if np.allclose(first, want * n, rtol=1e-4, atol=1e-5):
-            raise NotYet(f"Replica 0's {name} is the sum over the {n} replicas, not their "
-                         "mean.")
+        for r, rep in enumerate(reps):
+            mine = getattr(rep, name).copy_to_host()
+            if np.allclose(mine, grads[r]):
+                raise NotYet(f"Replica {r}'s {name} is still its own gradient: nothing was "
+                             "all-reduced" + (" on it." if r else "."))
+            if np.allclose(mine, want * n, rtol=1e-4, atol=1e-5):
+                raise NotYet(f"Replica {r}'s {name} is the sum over the {n} replicas, not "
+                             "their mean" + (": scale every replica's." if r else "."))
+            c = float(np.vdot(mine, want) / np.vdot(want, want))
+            if not np.isclose(c, 1.0, rtol=1e-4) and np.allclose(mine, c * want, rtol=1e-4,
+                                                                 atol=1e-5):
+                raise NotYet(f"Replica {r}'s {name} is {c:.4g} times the mean: a sum over "
+                             f"{n} ranks is {n} times the mean, so scale it by 1 / {n}.")
         for r, rep in enumerate(reps):
             expect_array(f"replicas[{r}].{name}", getattr(rep, name).copy_to_host(), want,
                          rtol=1e-5, atol=1e-6)

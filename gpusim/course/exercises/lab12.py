@@ -9,7 +9,7 @@ import numpy as np
 import gpusim
 from gpusim import hip
 from gpusim.course.expect import expect_array, expect_true, expect_value
-from gpusim.course.measure import expect_faster, profiled
+from gpusim.course.measure import expect_faster, on_device, profiled
 from gpusim.course.registry import NotYet, exercise
 from gpusim.runtime.system import get_system
 
@@ -110,16 +110,48 @@ def softmax_wave(kernel) -> str:
     d_x = hip.to_device(x)
     d_y = hip.to_device(np.full((rows, cols), np.nan, np.float32))
     (mine,) = profiled(lambda: kernel[rows, 64](d_x, d_y, rows, cols))
+    _partial_sums(d_y.copy_to_host(), x)
     expect_array("y", d_y.copy_to_host(), _softmax(x), unset=np.nan)
     lines = max(s["requests_per_instruction"] for s in mine.memory["sites"]
                 if s["space"] == "global" and s["kind"] == "load")
     expect_true(lines <= 2.0, f"The softmax is right, but a wavefront's load touches "
                 f"{lines:g} cache lines; 64 neighbouring floats need only 2. Let neighbouring "
                 "lanes read neighbouring columns.")
+    with on_device("rx7900xtx"):             # wave32: one wavefront is 32 lanes
+        w32 = hip.hipGetDeviceProperties().warpSize
+        d_y32 = hip.to_device(np.full((rows, cols), np.nan, np.float32))
+        try:
+            kernel[rows, w32](hip.to_device(x), d_y32, rows, cols)
+            hip.hipDeviceSynchronize()
+            expect_array("y", d_y32.copy_to_host(), _softmax(x), unset=np.nan)
+        except NotYet as wrong:
+            raise NotYet(f"Right on the 64-lane MI300X, but on a GPU with {w32}-lane "
+                         f"wavefronts (RX 7900 XTX, one wavefront per row) "
+                         f"{wrong.lines[0]} The kernel assumes a 64-wide wavefront: take "
+                         "the stride and the first shuffle distance from hip.warpsize."
+                         ) from None
     (base,) = profiled(lambda: _thread_per_row[rows // 64, 64](d_x, d_y, rows, cols))
     return [expect_faster("one wave per row", mine.duration_ns, base.duration_ns, factor=10,
                           baseline="one thread per row"),
             "The loads are coalesced: 2 cache lines per wavefront instruction."]
+
+
+def _partial_sums(got: np.ndarray, x: np.ndarray) -> None:
+    """Name a sum that was not reduced over the whole wavefront: each lane's own, or
+    only 32 of the 64 lanes' (columns strided by 64 or in chunks of cols / 64)."""
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    cols = x.shape[1]
+    c = np.arange(cols)
+    for lane_of in (c % 64, c // (cols // 64)):  # strided, chunks
+        for group, what in ((lane_of, "each lane's own columns only: reduce s across the "
+                             "wavefront with shfl_xor, as m is"),
+                            (lane_of // 32, "32 of the 64 lanes only: the sum's butterfly "
+                             "must start at hip.warpsize // 2")):
+            s = np.zeros_like(e)
+            for g in np.unique(group):
+                s[:, group == g] = e[:, group == g].sum(axis=1, keepdims=True)
+            if np.allclose(got, e / s, rtol=1e-4, atol=1e-6):
+                raise NotYet(f"y is divided by a sum over {what}.")
 
 
 @exercise("12.4", "one launch for all heads", hints=[
