@@ -58,6 +58,9 @@ _ATOM = re.compile(r"[\w.]+|[\w.]+\[[^\[\]]*\]|-?\d+")
 _FLAT_TID = ("(hip.threadIdx.x + hip.threadIdx.y * hip.blockDim.x + hip.threadIdx.z * "
              "hip.blockDim.x * hip.blockDim.y)")
 _BLOCK_THREADS = "(hip.blockDim.x * hip.blockDim.y * hip.blockDim.z)"
+_BLOCK_RANK = ("(hip.blockIdx.x + hip.blockIdx.y * hip.gridDim.x + hip.blockIdx.z * "
+               "hip.gridDim.x * hip.gridDim.y)")
+_GRID_THREADS = f"(hip.gridDim.x * hip.gridDim.y * hip.gridDim.z * {_BLOCK_THREADS})"
 
 
 @dataclass
@@ -798,6 +801,8 @@ class DeviceTranslator(StmtTranslator):
             return self.groups[s.spelling]
         if s.kind == K.CALL_EXPR and s.spelling == "this_thread_block":
             return Group("block", "")
+        if s.kind == K.CALL_EXPR and s.spelling == "this_grid":
+            return Group("grid", _GRID_THREADS)
         if s.kind == K.CALL_EXPR and s.spelling == "tiled_partition":
             kind = _group_type(s.type)
             args = [a for a in children(s)[1:] if a.location.file is not None]
@@ -813,9 +818,9 @@ class DeviceTranslator(StmtTranslator):
                   "tiled_partition(...)")
 
     def group_decl(self, c: Cursor, name: str, init: Cursor | None, kind, line: int) -> None:
-        if kind[0] in ("grid", "coalesced", "other"):
-            self.fail(c, f"a `{c.type.spelling}` variable", "thread_block, "
-                      "thread_block_tile<N> or thread_group (groups within one block)")
+        if kind[0] in ("coalesced", "other"):
+            self.fail(c, f"a `{c.type.spelling}` variable", "grid_group, thread_block, "
+                      "thread_block_tile<N> or thread_group")
         if init is None:
             self.fail(c, "a cooperative group without a value", "thread_block b = "
                       "this_thread_block();")
@@ -844,6 +849,8 @@ class DeviceTranslator(StmtTranslator):
             return None
         g = self.group(obj)
         flat = _FLAT_TID
+        if g.kind == "grid":
+            return self.grid_call(c, name)
         if name == "thread_rank":
             return flat if g.kind == "block" else f"{flat} % {g.size_text()}"
         if name in ("size", "num_threads", "group_size"):
@@ -878,6 +885,20 @@ class DeviceTranslator(StmtTranslator):
         self.fail(c, f"the cooperative groups call `{name}`", "thread_rank(), size(), "
                   "sync(), meta_group_rank(), meta_group_size() and shfl/shfl_up/shfl_down/"
                   "shfl_xor on tiles")
+
+    def grid_call(self, c: Cursor, name: str) -> str:
+        """A call on ``this_grid()``: ranks over the whole launch; ``sync()`` is the grid
+        barrier of gpusim's kernel language (a cooperative launch: every block waits)."""
+        if name == "thread_rank":
+            return f"{_BLOCK_RANK} * {_BLOCK_THREADS} + {_FLAT_TID}"
+        if name in ("size", "num_threads", "group_size"):
+            return _GRID_THREADS
+        if name == "is_valid":
+            return "True"
+        if name == "sync":
+            return "gpusim_this_grid().sync()"
+        self.fail(c, f"the grid group call `{name}`", "thread_rank(), size(), sync(), "
+                  "is_valid() and group_dim().x")
 
     def group_dim3(self, call: Cursor, axis: str) -> str:
         """``block.group_index().x`` and friends: the position built-ins."""
@@ -960,7 +981,7 @@ def function_name(fn: Cursor) -> str:
     return fn.spelling + "__" + "_".join(template_arg_name(a) for a in args)
 
 
-_LAMBDA = re.compile(r"\(lambda at .*:(\d+):(\d+)\)")
+_LAMBDA = re.compile(r"\(lambda at [^()]*:(\d+):(\d+)\)")
 
 
 def template_arg_name(arg: str) -> str:

@@ -72,13 +72,20 @@ class Translator:
         return f"({text})" if p < prec or (right and p == prec) else text
 
     # ---- literals and names
-    def _macro_name(self, c: Cursor) -> str | None:
-        """A ``#define`` constant written at this literal's place, to keep its name."""
+    def _macro_name(self, c: Cursor, negative: bool = False) -> str | None:
+        """A ``#define`` constant written at this literal's place, to keep its name.
+
+        ``#define X -99`` expands to ``-`` applied to ``99``, both at ``X``'s place: the
+        name then stands for the minus (``negative``), never for the bare literal, which
+        would be negated twice."""
         loc = c.location
         if loc.file is None or not 0 < loc.line <= len(self.out.cpp_lines):
             return None
         m = _IDENT.match(self.out.cpp_lines[loc.line - 1], loc.column - 1)
-        return py_name(m.group()) if m and m.group() in self.constants else None
+        if not m or m.group() not in self.constants:
+            return None
+        return py_name(m.group()) if self.constants[m.group()].startswith("-") == negative \
+            else None
 
     def x_integer_literal(self, c: Cursor) -> str:
         return self._macro_name(c) or str(value_of(c))
@@ -196,6 +203,10 @@ class Translator:
             self.fail(c, "taking an address here", "pass the array and an index")
         if op == "!":
             return f"not {self.wrap(arg, _PREC['not'])}", _PREC["not"]
+        if op == "-" and strip(arg).kind in (K.INTEGER_LITERAL, K.FLOATING_LITERAL):
+            name = self._macro_name(c, negative=True)
+            if name:
+                return name, _PREC["atom"]
         return f"{op}{self.wrap(arg, _PREC['unary'])}", _PREC["unary"]
 
     def x_conditional_operator(self, c: Cursor) -> tuple[str, int]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import ctypes
+import math
 from typing import Any
 
 import numpy as np
@@ -194,7 +195,8 @@ _ATTRIBUTES = {56: "maxThreadsPerBlock", 26: ("maxThreadsDim", 0), 27: ("maxThre
                59: "memoryBusWidth", 38: "l2CacheSize", 57: "maxThreadsPerMultiProcessor",
                23: "major", 61: "minor", 86: "totalConstMem", 71: "regsPerBlock",
                16: "concurrentKernels", 47: "managedMemory", 12: "cooperativeLaunch",
-               35: "integrated", 8: "canMapHostMemory", 66: "pciBusID", 67: "pciDeviceID"}
+               35: "integrated", 8: "canMapHostMemory", 66: "pciBusID", 67: "pciDeviceID",
+               6: "computeMode"}
 
 
 def hipDeviceGetAttribute(pi, attr, deviceId):
@@ -674,6 +676,32 @@ def hipLaunchKernel(function_address, numBlocks, dimBlocks, args, sharedMemBytes
     prog = current()
     prog.launch(prog.kernel_at(function_address, "hipLaunchKernel"), args, _dim3(numBlocks),
                 _dim3(dimBlocks), int(sharedMemBytes), stream(stream_))
+
+
+def hipLaunchCooperativeKernel(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream_):
+    """``hipLaunchKernel`` as a cooperative launch: all its blocks are resident at once, so
+    a grid sync (``this_grid().sync()``) can complete. As ROCm's runtime does, a grid with
+    more blocks than the device holds at once (the occupancy calculator's blocks per CU
+    times the CU count) is refused with ``hipErrorCooperativeLaunchTooLarge``."""
+    from gpusim.hipcc.program import current
+
+    prog = current()
+    name = prog.kernel_at(f, "hipLaunchCooperativeKernel")
+    grid, block = _dim3(gridDim), _dim3(blockDimX)
+    threads, blocks = math.prod(block), math.prod(grid)
+    per_cu = hip.hipOccupancyMaxActiveBlocksPerMultiprocessor(prog.kernel(name), threads,
+                                                             int(sharedMemBytes))
+    props = hip.hipGetDeviceProperties(hip.hipGetDevice())
+    most = per_cu * props.multiProcessorCount
+    if blocks > most:
+        raise HipError(E.hipErrorCooperativeLaunchTooLarge,
+                       f"hipLaunchCooperativeKernel: kernel '{name}' launched with {blocks} "
+                       f"blocks of {threads} threads, but a cooperative launch needs every "
+                       f"block resident at once and {props.name} holds at most {most} "
+                       f"({per_cu} per CU x {props.multiProcessorCount} CUs); launch fewer "
+                       "blocks (hipOccupancyMaxActiveBlocksPerMultiprocessor x "
+                       "multiProcessorCount) and loop over the data in the kernel")
+    prog.launch(name, kernelParams, grid, block, int(sharedMemBytes), stream(stream_))
 
 
 def hipFuncGetAttributes(attr, func):

@@ -101,6 +101,24 @@ def kernel_name(pretty: str) -> str:
     return f"{name}<{', '.join(values)}>"
 
 
+def _mangled_function(symbol: str) -> str | None:
+    """The unqualified name of the function an Itanium-mangled ``symbol`` names.
+
+    >>> _mangled_function("_Z20vector_reduce_kernelILj16EEvPKjPjS2_")
+    'vector_reduce_kernel'
+    >>> _mangled_function("_ZN2ns5scaleIfEEvPT_S1_"), _mangled_function("main")
+    ('scale', None)
+    """
+    m = re.match(r"_ZN?", symbol)
+    if m is None:
+        return None
+    at, name = m.end(), None
+    while (n := re.match(r"\d+", symbol[at:])) is not None:
+        start = at + n.end()
+        name, at = symbol[start:start + int(n.group())], start + int(n.group())
+    return name
+
+
 def _split_top(text: str) -> list[str]:
     parts, depth, cur = [], 0, ""
     for ch in text:
@@ -131,6 +149,7 @@ class Program:
             table[k] = ctypes.cast(cb, ctypes.c_void_p).value
         self._fatal = ctypes.c_int.in_dll(self._lib, "__gpusim_fatal")
         self._run = getattr(self._lib, "__gpusim_run")
+        self._kernel_name = getattr(self._lib, "__gpusim_kernel_name")
         self._run.restype = ctypes.c_int
         self._run.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)]
         with self._serving():
@@ -218,11 +237,30 @@ class Program:
         return var
 
     def kernel_at(self, stub: int, api: str) -> str:
+        """The kernel (``name`` or ``name<args>``) whose host stub is at ``stub``: a
+        registered kernel, or an instance of a template kernel, asked for its name."""
         name = self.kernel_stubs.get(stub)
+        if name is None and stub and self._names_a_kernel(stub):
+            self._kernel_name.restype = ctypes.c_char_p
+            self._kernel_name.argtypes = [ctypes.c_void_p]
+            pretty = self._kernel_name(stub)
+            if pretty is not None:
+                name = self.kernel_stubs[stub] = kernel_name(pretty.decode())
         if name is None:
             raise HipError(E.hipErrorInvalidDeviceFunction,
                            f"{api}: {stub:#x} is not a __global__ function of this program")
         return name
+
+    def _names_a_kernel(self, address: int) -> bool:
+        """``address`` starts a function of the program whose (mangled) symbol names one
+        of its kernels: only such a function is called to ask for its name."""
+        info = _DlInfo()
+        if not _dladdr(ctypes.c_void_p(address), ctypes.byref(info)) or \
+                info.dli_saddr != address or not info.dli_sname:
+            return False
+        bases = {k.cpp_name.split("<")[0].rsplit("::", 1)[-1]
+                 for mod in self.modules for k in mod.kernels.values()}
+        return _mangled_function(info.dli_sname.decode(errors="replace")) in bases
 
     def kernel(self, name: str) -> Any:
         return self._find(name)[1]
@@ -262,6 +300,15 @@ class Program:
         if self._interrupt is not None:
             raise self._interrupt
         return status & 0xFF  # what the shell sees of exit(-1): 255
+
+
+class _DlInfo(ctypes.Structure):
+    _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
+                ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+
+
+_dladdr = ctypes.CDLL(None).dladdr
+_dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(_DlInfo)]
 
 
 def kernel_arguments(kernel: Any, args: int) -> tuple:

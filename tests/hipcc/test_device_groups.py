@@ -105,8 +105,6 @@ def test_lambdas_with_and_without_captures(mod, fresh_system):
     np.testing.assert_array_equal(got[64:64 + n], np.where(np.arange(n) & 1, (x + 1) ** 2, 0))
 
 
-@pytest.mark.xfail(reason="module.Module.get_kernel must name instances with "
-                   "gpusim.hipcc.device.python_name (lambda_<line>_<col>)", strict=False)
 def test_device_lambda_passed_to_a_template_kernel_from_main(capfd):
     """The reduction tutorial's pattern: a __device__ lambda made in main() is the
     kernel's operation; its type picks the kernel instance."""
@@ -147,7 +145,8 @@ def test_device_lambda_passed_to_a_template_kernel_from_main(capfd):
 @pytest.mark.parametrize("body, construct", [
     ("auto f = [](int k) { int j = k; return j; }; a[0] = f(1);",
      "calling a lambda whose body is more than `return expr;`"),
-    ("cg::grid_group g = cg::this_grid(); g.sync();", "a `cg::grid_group` variable"),
+    ("cg::coalesced_group g = cg::coalesced_threads(); g.sync();",
+     "a `cg::coalesced_group` variable"),
 ])
 def test_unsupported_group_and_lambda_forms_say_what_to_write(body, construct):
     mod = hipcc.compile("#include <hip/hip_runtime.h>\n#include <hip/hip_cooperative_groups.h>\n"

@@ -61,3 +61,41 @@ def test_integer_expressions_follow_c(exprs):
     out = hip.to_device(np.zeros(len(exprs), np.int64))
     mod.get_kernel("eval")[1, 1](out, VARS["a"], VARS["b"], VARS["c"])
     assert out.copy_to_host().tolist() == [value for _, value in exprs]
+
+
+MACRO_EXPRESSIONS = ["NEG", "-NEG", "- -NEG", "POS - NEG", "NEG * 2", "NEG / 7", "NEG % 7",
+                     "NEGF", "-NEGF * 2", "NEG + NEGF", "NEGX", "(NEG)"]
+
+
+def test_negative_macro_constants_match_the_host_compiler(capsys, fresh_system):
+    # `#define NEG -99` expands to `-` applied to `99`, both at the macro's place: the
+    # device translation must negate once. The reference is the same expressions compiled
+    # natively in main (clang's C++), not values written here.
+    values = ", ".join(f"(double)({e})" for e in MACRO_EXPRESSIONS)
+    n = len(MACRO_EXPRESSIONS)
+    mod = hipcc.compile(f"""
+    #include <hip/hip_runtime.h>
+    #include <cstdio>
+    #define NEG -99
+    #define NEGF -2.5f
+    #define NEGX -0x10
+    #define POS 7
+    __global__ void eval(double* out) {{
+      double v[] = {{{values}}};
+      for (int k = 0; k < {n}; k++) out[k] = v[k];
+    }}
+    int main() {{
+      double host[] = {{{values}}}, dev[{n}];
+      double* d;
+      hipMalloc(&d, sizeof(dev));
+      hipLaunchKernelGGL(eval, dim3(1), dim3(1), 0, 0, d);
+      hipMemcpy(dev, d, sizeof(dev), hipMemcpyDeviceToHost);
+      for (int k = 0; k < {n}; k++) printf("%g %g\\n", host[k], dev[k]);
+      return 0;
+    }}""")
+    assert mod.run() == 0
+    pairs = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert len(pairs) == n
+    for expr, (host, dev) in zip(MACRO_EXPRESSIONS, pairs, strict=True):
+        assert dev == host, f"{expr}: device {dev}, C {host}"
+    assert pairs[0] == ["-99", "-99"]

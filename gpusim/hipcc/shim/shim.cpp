@@ -13,8 +13,9 @@
 #include <vector>
 
 namespace {
-struct Config { dim3 grid, block; size_t shared; hipStream_t stream; };
+struct Config { dim3 grid, block; size_t shared; hipStream_t stream; bool query; };
 thread_local std::vector<Config> configs;
+thread_local const char* queried = nullptr;  // the name a stub reported (query mode)
 std::jmp_buf exit_jump;
 int exit_status = 0;
 bool running = false;
@@ -32,7 +33,7 @@ extern "C" {
 int __gpusim_fatal = 0;
 
 int __gpusim_configure(dim3 grid, dim3 block, size_t shared, hipStream_t stream) {
-  configs.push_back({grid, block, shared, stream});
+  configs.push_back({grid, block, shared, stream, false});
   return 0;
 }
 
@@ -40,7 +41,24 @@ hipError_t __gpusim_launch_stub(const char* kernel, void** args) {
   if (configs.empty()) return hipErrorMissingConfiguration;
   Config c = configs.back();
   configs.pop_back();
+  if (c.query) {
+    queried = kernel;
+    return hipSuccess;
+  }
   return __gpusim_launch(kernel, nullptr, args, &c.grid, &c.block, c.shared, c.stream);
+}
+
+// The __PRETTY_FUNCTION__ of the kernel whose host stub is at `stub` (a template kernel's
+// instance is not registered by address): the stub is called under a configuration that
+// makes it report its name instead of launching. A stub only takes its parameters'
+// addresses, never reads them, so it is called without arguments. gpusim calls this only
+// for the address of a function whose symbol names one of the program's kernels.
+const char* __gpusim_kernel_name(const void* stub) {
+  queried = nullptr;
+  configs.push_back({dim3(), dim3(), 0, nullptr, true});
+  reinterpret_cast<void (*)()>(const_cast<void*>(stub))();
+  if (queried == nullptr) configs.pop_back();  // it was no stub
+  return queried;
 }
 
 void __gpusim_check_fatal(void) {

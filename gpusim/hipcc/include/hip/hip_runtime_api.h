@@ -36,6 +36,10 @@ typedef void* hipDeviceptr_t;
 typedef int hipDevice_t;
 typedef struct ihipCtx_t* hipCtx_t;
 
+enum hipComputeMode {
+  hipComputeModeDefault = 0, hipComputeModeExclusive = 1, hipComputeModeProhibited = 2,
+  hipComputeModeExclusiveProcess = 3
+};
 enum hipMemcpyKind {
   hipMemcpyHostToHost = 0, hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2,
   hipMemcpyDeviceToDevice = 3, hipMemcpyDefault = 4
@@ -71,7 +75,8 @@ enum hipDeviceAttribute_t {
   hipDeviceAttributeMaxRegistersPerBlock = 71, hipDeviceAttributeConcurrentKernels = 16,
   hipDeviceAttributeManagedMemory = 47, hipDeviceAttributeCooperativeLaunch = 12,
   hipDeviceAttributeIntegrated = 35, hipDeviceAttributeCanMapHostMemory = 8,
-  hipDeviceAttributePciBusId = 66, hipDeviceAttributePciDeviceId = 67
+  hipDeviceAttributePciBusId = 66, hipDeviceAttributePciDeviceId = 67,
+  hipDeviceAttributeComputeMode = 6
 };
 
 // Fields as in ROCm's hipDeviceProp_t (the ones gpusim models); see hipGetDeviceProperties.
@@ -285,6 +290,9 @@ hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop);
 // ---- kernels: launch, occupancy, attributes, modules
 hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks,
                            void** args, size_t sharedMemBytes, hipStream_t stream);
+hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 blockDimX,
+                                      void** kernelParams, unsigned int sharedMemBytes,
+                                      hipStream_t stream);
 hipError_t hipFuncGetAttributes(struct hipFuncAttributes* attr, const void* func);
 hipError_t hipFuncSetCacheConfig(const void* func, hipFuncCache_t config);
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* f,
@@ -401,6 +409,12 @@ template <class T> inline hipError_t hipLaunchKernel(T f, dim3 grid, dim3 block,
                                                      size_t shared = 0,
                                                      hipStream_t stream = nullptr) {
   return hipLaunchKernel(reinterpret_cast<const void*>(f), grid, block, args, shared, stream);
+}
+template <class T> inline hipError_t hipLaunchCooperativeKernel(
+    T f, dim3 gridDim, dim3 blockDim, void** kernelParams, unsigned int sharedMemBytes,
+    hipStream_t stream) {
+  return hipLaunchCooperativeKernel(reinterpret_cast<const void*>(f), gridDim, blockDim,
+                                    kernelParams, sharedMemBytes, stream);
 }
 #define HIP_SUCCESS hipSuccess
 // HIP_SYMBOL(x) names a device variable for the *Symbol calls (ROCm: the variable itself).
