@@ -728,6 +728,10 @@ class DeviceTranslator(StmtTranslator):
             src, off, width = (self.expr(a) for a in args)
             return (f"np.uint32((np.uint64({src}) >> np.uint64({off})) & "
                     f"((np.uint64(1) << np.uint64({width})) - np.uint64(1)))")
+        if name in ("__mul24", "__umul24"):  # low 32 bits of the low 24 bits' product
+            a, b = (self.mul24_operand(x, signed=name == "__mul24") for x in args)
+            low = f"np.uint32(({a} * {b}) & np.uint64(0xFFFFFFFF))"
+            return f"np.int32({low})" if name == "__mul24" else low
         if name in ("rsqrtf", "rsqrt"):
             one = "np.float32(1.0)" if name == "rsqrtf" else "1.0"
             return f"{one} / math.sqrt({self.expr(args[0])})"
@@ -757,6 +761,15 @@ class DeviceTranslator(StmtTranslator):
             return f"{callee}({', '.join(texts)})"
         self.fail(c, f"calling `{name}` in device code",
                   "__device__ functions of this cell, HIP's device built-ins and math")
+
+    def mul24_operand(self, c: Cursor, signed: bool) -> str:
+        """The low 24 bits of ``c`` as a uint64 (for __mul24, sign-extended from bit 23,
+        modulo 2**64, as ROCm's __ockl_mul24_i32 does): their product's low 32 bits are
+        the result, signed or not."""
+        bits = f"(np.uint64(np.uint32({self.expr(c)})) & np.uint64(0xFFFFFF))"
+        if not signed:
+            return bits
+        return f"(({bits} ^ np.uint64(0x800000)) - np.uint64(0x800000))"
 
     def lambda_call(self, c: Cursor) -> tuple[str, int]:
         """``op(a, b)`` of a lambda: its body, ``return expr;``, written in place with

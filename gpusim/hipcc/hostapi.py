@@ -174,15 +174,37 @@ def hipGetDevice(deviceId):
     _put(deviceId, ctypes.c_int, int(hip.hipGetDevice()))
 
 
-def hipGetDeviceProperties(prop, deviceId):
-    from gpusim.hipcc.shim import write_struct
+# Image limits as ROCm's hipGetDeviceProperties reports them (CLR's hip_device.cpp copies
+# ROCr's GFX9 image limits: 16384-element 1D/2D, 16384x16384x8192 3D, 8192 layers, and
+# a 2**27-element image buffer, times 16 bytes, capped at INT_MAX, for linear 1D).
+# Not yet checked against an MI300X's own deviceQuery output: the figures are ROCr's GFX9
+# limits as the CLR code path reads them, to be confirmed with a public rocminfo capture.
+_IMAGE_LIMITS = {
+    "maxTexture1DLinear": 2**31 - 1, "maxTexture1D": 16384, "maxTexture2D": (16384, 16384),
+    "maxTexture3D": (16384, 16384, 8192), "maxTexture1DLayered": (16384, 8192),
+    "maxTexture2DLayered": (16384, 16384, 8192), "maxSurface1D": 16384,
+    "maxSurface2D": (16384, 16384), "maxSurface3D": (16384, 16384, 8192),
+    "texturePitchAlignment": 256, "surfaceAlignment": 256}
 
+
+def _properties(deviceId) -> dict:
+    """hipDeviceProp_t's fields by name: gpusim's device properties, with the ROCm fields
+    it reports from the same profile."""
     p = hip.hipGetDeviceProperties(int(deviceId)).as_dict()
     spec = get_system().devices[int(deviceId)].spec
     p.update(clockInstructionRate=p["clockRate"], memPitch=2**31 - 1, textureAlignment=256,
              kernelExecTimeoutEnabled=0, gcnArch=int(spec.gcn_arch_name[3:6], 16)
              if spec.gcn_arch_name[3:6].isalnum() else 0,
-             cooperativeMultiDeviceLaunch=p["cooperativeLaunch"], pageableMemoryAccess=0)
+             cooperativeMultiDeviceLaunch=p["cooperativeLaunch"], pageableMemoryAccess=0,
+             tccDriver=0, computePreemptionSupported=0)
+    p.update(_IMAGE_LIMITS)
+    return p
+
+
+def hipGetDeviceProperties(prop, deviceId):
+    from gpusim.hipcc.shim import write_struct
+
+    p = _properties(deviceId)
     if not prop:
         raise HipError(E.hipErrorInvalidValue, "hipGetDeviceProperties: prop is NULL")
     write_struct("hipDeviceProp_t", prop, p)
@@ -196,7 +218,8 @@ _ATTRIBUTES = {56: "maxThreadsPerBlock", 26: ("maxThreadsDim", 0), 27: ("maxThre
                23: "major", 61: "minor", 86: "totalConstMem", 71: "regsPerBlock",
                16: "concurrentKernels", 47: "managedMemory", 12: "cooperativeLaunch",
                35: "integrated", 8: "canMapHostMemory", 66: "pciBusID", 67: "pciDeviceID",
-               6: "computeMode"}
+               6: "computeMode", 2: "asyncEngineCount", 7: "computePreemptionSupported",
+               18: "kernelExecTimeoutEnabled"}
 
 
 def hipDeviceGetAttribute(pi, attr, deviceId):
@@ -204,8 +227,8 @@ def hipDeviceGetAttribute(pi, attr, deviceId):
     if field is None:
         raise HipError(E.hipErrorInvalidValue,
                        f"hipDeviceGetAttribute: attribute {attr} is not modelled by gpusim")
-    p = hip.hipGetDeviceProperties(int(deviceId))
-    value = getattr(p, field[0])[field[1]] if isinstance(field, tuple) else getattr(p, field)
+    p = _properties(deviceId)
+    value = p[field[0]][field[1]] if isinstance(field, tuple) else p[field]
     _put(pi, ctypes.c_int, min(int(value), 2**31 - 1))
 
 
@@ -328,6 +351,16 @@ def hipGetErrorString(hipError):
 
 def hipGetErrorName(hipError):
     return _c_string("name", hipError, hip.hipGetErrorName(hipError))
+
+
+# ---- profiler control
+def hipProfilerStart():
+    """Marks where an external profiler (rocprof) should start collecting; gpusim's
+    profiler records every launch anyway, so this is a no-op returning hipSuccess."""
+
+
+def hipProfilerStop():
+    """See hipProfilerStart: a no-op returning hipSuccess."""
 
 
 # ---- memory

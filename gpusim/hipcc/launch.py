@@ -84,11 +84,13 @@ class CppKernel(Kernel):
 
     def _examples(self, args: tuple) -> tuple:
         """The translated kernel's arguments for ``args``, or, with none, one value of each
-        C parameter's type (the last launch's, when there was one)."""
+        C parameter's type (the last launch's types, when there was one: its buffers may
+        be freed since, so each array is a one-element host stand-in of its dtype)."""
         if args:
             return self.c_args(args)
         if self._last_args is not None:
-            return self._last_args
+            return tuple(np.zeros((1,) * max(v.ndim, 1), v.dtype)
+                         if isinstance(v, DeviceArray) else v for v in self._last_args)
         out = []
         for _, kind, spec in self.params:
             if kind == "array":

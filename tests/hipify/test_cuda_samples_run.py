@@ -19,7 +19,7 @@ import samples  # noqa: E402  (tests/hipcc/samples.py, put on the path by cuda_r
 PROGRAMS = cuda_run.programs()
 # The goal is the AMD samples' rule, nine in ten (len(PROGRAMS) // 10 known failures);
 # this holds today's line until the reasons in the manifest are fixed.
-MOST_KNOWN_FAILURES = 15
+MOST_KNOWN_FAILURES = 10
 
 
 @pytest.fixture(scope="module")

@@ -99,6 +99,8 @@ __device__ int __ffsll(long long);
 __device__ unsigned __brev(unsigned);
 __device__ unsigned long long __brevll(unsigned long long);
 __device__ unsigned __bitextract_u32(unsigned, unsigned, unsigned);
+__device__ int __mul24(int, int);
+__device__ unsigned __umul24(unsigned, unsigned);
 __device__ long long clock64();
 __device__ long long wall_clock64();
 __device__ int clock();

@@ -76,7 +76,8 @@ enum hipDeviceAttribute_t {
   hipDeviceAttributeManagedMemory = 47, hipDeviceAttributeCooperativeLaunch = 12,
   hipDeviceAttributeIntegrated = 35, hipDeviceAttributeCanMapHostMemory = 8,
   hipDeviceAttributePciBusId = 66, hipDeviceAttributePciDeviceId = 67,
-  hipDeviceAttributeComputeMode = 6
+  hipDeviceAttributeComputeMode = 6, hipDeviceAttributeAsyncEngineCount = 2,
+  hipDeviceAttributeComputePreemptionSupported = 7, hipDeviceAttributeKernelExecTimeout = 18
 };
 
 // Fields as in ROCm's hipDeviceProp_t (the ones gpusim models); see hipGetDeviceProperties.
@@ -124,6 +125,20 @@ struct hipDeviceProp_t {
   int gcnArch;
   int cooperativeMultiDeviceLaunch;
   int pageableMemoryAccess;
+  // image (texture/surface) limits, as ROCm reports them for CDNA; gpusim has no images
+  int maxTexture1DLinear;
+  int maxTexture1D;
+  int maxTexture2D[2];
+  int maxTexture3D[3];
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  size_t texturePitchAlignment;
+  size_t surfaceAlignment;
+  int tccDriver;
+  int computePreemptionSupported;
 };
 
 struct hipFuncAttributes {
@@ -226,6 +241,9 @@ hipError_t hipGetLastError(void);
 hipError_t hipPeekAtLastError(void);
 const char* hipGetErrorString(hipError_t hipError);
 const char* hipGetErrorName(hipError_t hipError);
+// ---- profiler control (deprecated in HIP, kept for ports of cudaProfilerStart/Stop)
+hipError_t hipProfilerStart(void);
+hipError_t hipProfilerStop(void);
 // ---- memory
 hipError_t hipMalloc(void** ptr, size_t size);
 hipError_t hipFree(void* ptr);
