@@ -64,14 +64,24 @@ def parse(source: str, filename: str = FILENAME, include_dirs: tuple[str, ...] =
         text = "\n".join(_format(d, source, filename) for d in tu.diagnostics
                          if d.severity >= cindex.Diagnostic.Warning)
         err = ClangError(text)
-        first = errors[0].location
+        # An error inside a header (a static_assert in a template) is located at the
+        # user's line by its notes ("in instantiation ... requested here").
+        first = next((loc for loc in _locations(errors[0])
+                      if loc.file is not None and loc.file.name == filename),
+                     errors[0].location)
         err.lineno, err.col = first.line, first.column
         raise err
     return tu
 
 
+def _locations(diag: cindex.Diagnostic) -> list:
+    """Where a diagnostic and its notes point, in clang's order."""
+    return [diag.location, *(note.location for note in diag.children)]
+
+
 def _format(diag: cindex.Diagnostic, source: str, filename: str) -> str:
-    """A diagnostic as clang prints it: ``file:line:col: error: message``, the line, a caret."""
+    """A diagnostic as clang prints it: ``file:line:col: error: message``, the line, a
+    caret, then its notes the same way."""
     text = diag.format(cindex.Diagnostic.DisplaySourceLocation
                        | cindex.Diagnostic.DisplayColumn | cindex.Diagnostic.DisplayOption)
     loc = diag.location
@@ -80,7 +90,7 @@ def _format(diag: cindex.Diagnostic, source: str, filename: str) -> str:
         if 0 < loc.line <= len(lines):
             line = lines[loc.line - 1]
             text += "\n" + line + "\n" + " " * (loc.column - 1) + "^"
-    return text
+    return "\n".join([text, *(_format(note, source, filename) for note in diag.children)])
 
 
 def user_file(cursor: cindex.Cursor) -> bool:
@@ -177,3 +187,13 @@ def strip(cursor: cindex.Cursor) -> cindex.Cursor:
             break
         cursor = kids[0]
     return cursor
+
+
+def template_value(fn: cindex.Cursor, i: int) -> str:
+    """The ``i``-th template argument of ``fn``, a value (not a type), as C++ writes it
+    and ``__PRETTY_FUNCTION__`` becomes in program.kernel_name: ``16``, ``-3``, a bool
+    as ``1``/``0``. libclang sign-extends the value, so a bool true (one bit) reads -1;
+    its zero-extension, 1, tells it from an int -1 (zero-extended: 2**32 - 1 or more)."""
+    value = fn.get_template_argument_value(i)
+    return "1" if value == -1 and fn.get_template_argument_unsigned_value(i) == 1 \
+        else str(value)

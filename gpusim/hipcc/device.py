@@ -133,6 +133,7 @@ class DeviceTranslator(StmtTranslator):
         self.device_vars = {name: count for name, _, count in device_vars}
         self.ptrs: dict[str, tuple[str, str | None]] = {}  # C name -> (array, offset var)
         self.shared_scalars: set[str] = set()
+        self.dynamic_lds: set[str] = set()  # Python names of `extern __shared__` arrays
         self.structs: dict[str, list[str]] = {}  # struct variable -> its fields' Python
         self.aliases: dict[str, str] = {}  # reference variable -> the element it names
         self.groups: dict[str, Group] = {}  # cooperative group variables
@@ -266,6 +267,8 @@ class DeviceTranslator(StmtTranslator):
             self.out.line(f"{name}_off = {off or 0}", line)
             return
         dtype = ct.dtype_name(c.type)
+        if dtype is None and _stateless(c.type):
+            return  # `SharedMemory<T> smem;`: no state; its methods are inlined (accessor)
         if dtype is None:
             self.fail(c, f"a variable of type `{c.type.spelling}`",
                       "scalar variables (int, float, ...), structs of scalars, arrays and "
@@ -290,6 +293,8 @@ class DeviceTranslator(StmtTranslator):
         text = str(dims[0]) if len(dims) == 1 else str(dims)
         where = "shared" if shared else "local"
         self.out.line(f"{name} = hip.{where}.array({text}, hip.{dtype})", line)
+        if shared and dims == (0,):
+            self.dynamic_lds.add(name)
         self.ptrs[c.spelling] = (name, None)
         if init is not None and strip(init).kind == K.INIT_LIST_EXPR:
             self.array_init(strip(init), name, shape, elem, n, (), line)
@@ -527,6 +532,9 @@ class DeviceTranslator(StmtTranslator):
             return self.pointer_cast(s, inner)
         if s.kind == K.DECL_REF_EXPR and s.spelling in self.ptrs:
             return self.ptrs[s.spelling]
+        if s.kind == K.CALL_EXPR and s.referenced is not None and \
+                s.referenced.kind in (K.CXX_METHOD, K.CONVERSION_FUNCTION):
+            return self.accessor(s)
         if s.kind == K.DECL_REF_EXPR and s.spelling in self.shared_scalars:
             return py_name(s.spelling), None
         if s.kind == K.DECL_REF_EXPR and self._device_var(s) and ct.is_pointer(s.type):
@@ -575,6 +583,25 @@ class DeviceTranslator(StmtTranslator):
                 return f"__g_{arg.spelling}", None
         self.fail(c, "this pointer expression", _POINTER_HINT)
 
+    def accessor(self, call: Cursor) -> tuple[str, str | None]:
+        """``smem.getPointer()`` / ``T* s = SharedMemory<T>();``: a method of a struct
+        without fields (CUDA samples' ``SharedMemory<T>``, a way around one
+        ``extern __shared__`` name per type) whose body declares arrays and returns a
+        pointer: its declarations are written here and its return value is the pointer."""
+        method = call.referenced
+        body = next((k for k in (method.get_definition() or method).get_children()
+                     if k.kind == K.COMPOUND_STMT), None)
+        stmts = children(body) if body is not None else []
+        if not (_stateless(method.semantic_parent.type) and stmts
+                and stmts[-1].kind == K.RETURN_STMT
+                and all(k.kind == K.DECL_STMT for k in stmts[:-1])):
+            self.fail(call, f"calling the method `{method.spelling}` in device code",
+                      "__device__ functions; a method only of a struct without fields whose "
+                      "body declares arrays and returns a pointer (SharedMemory<T>)")
+        for stmt in stmts[:-1]:
+            self.stmt(stmt)
+        return self.pointer(children(stmts[-1])[0])
+
     def pointer_cast(self, s: Cursor, inner: Cursor) -> tuple[str, str | None]:
         """``(float*)p4``, ``(uchar4*)bytes``, ``reinterpret_cast<uint8_t*>(words)``."""
         if not ct.is_pointer(inner.type):
@@ -590,6 +617,14 @@ class DeviceTranslator(StmtTranslator):
                       + (" (`void*`)" if what.kind == TypeKind.VOID else ""),
                       "pointers to scalars or to structs whose fields have one scalar type")
         (sd, sn), (dd, dn) = a, b
+        if base in self.dynamic_lds and off in (None, "0") and sd != dd:
+            # `(T*)smem` of the dynamic LDS: every extern __shared__ array starts at the
+            # same byte, so this is one more such array of the new type, not a view
+            # (which could not be kept across a barrier)
+            name = self.temp("lds")
+            self.out.line(f"{name} = hip.shared.array(0, hip.{dd})", s.location.line)
+            self.dynamic_lds.add(name)
+            return name, None
         src_bytes = np.dtype(sd).itemsize * sn
         dst_bytes = np.dtype(dd).itemsize * dn
         if sd != dd:  # the same bytes seen as another scalar type
@@ -717,6 +752,13 @@ class DeviceTranslator(StmtTranslator):
             base, index = self.pointer(args[0])
             rest = ", ".join(self.expr(a) for a in args[1:])
             return f"hip.atomic.{bi.ATOMICS[name]}({base}, {index or 0}, {rest})"
+        if name in bi.UNMODELED:
+            why, instead = bi.UNMODELED[name]
+            self.fail(c, f"`{name}()`: {why}; it", instead)
+        if name in bi.SHFL_SYNC:
+            return f"{bi.SHFL_SYNC[name]}({', '.join(self.expr(a) for a in args[1:])})"
+        if name in bi.VOTE_SYNC:
+            return self.vote_sync(name, *args)
         if name in bi.BITS32:
             fn, dtype = bi.BITS32[name]
             return f"{fn}(np.{dtype}({self.expr(args[0])}))"
@@ -761,6 +803,20 @@ class DeviceTranslator(StmtTranslator):
             return f"{callee}({', '.join(texts)})"
         self.fail(c, f"calling `{name}` in device code",
                   "__device__ functions of this cell, HIP's device built-ins and math")
+
+    def vote_sync(self, name: str, mask: Cursor, pred: Cursor) -> str:
+        """``__ballot_sync`` / ``__any_sync`` / ``__all_sync`` as HIP defines them on
+        ``__ballot`` (builtins.VOTE_SYNC); a mask that is not a name or a number is kept in
+        a variable first, as __all_sync reads it twice."""
+        text = self.expr(mask)
+        if not _ATOM.fullmatch(text):  # all_sync reads it twice
+            tmp = self.temp("m")
+            self.out.line(f"{tmp} = {text}", mask.location.line)
+            text = tmp
+        m = (f"(np.uint64({text}) & np.uint64(0xFFFFFFFF if hip.warpsize == 32 "
+             f"else 0xFFFFFFFFFFFFFFFF))")
+        b = f"(hip.ballot({self.expr(pred)}) & {m})"
+        return bi.VOTE_SYNC[name].format(b=b, m=m)
 
     def mul24_operand(self, c: Cursor, signed: bool) -> str:
         """The low 24 bits of ``c`` as a uint64 (for __mul24, sign-extended from bit 23,
@@ -953,6 +1009,13 @@ def _c_string(spelling: str) -> str:
     """The text of a C string literal (adjacent literals joined, C's escapes)."""
     parts = re.findall(r'"((?:[^"\\]|\\.)*)"', spelling)
     return "".join(ast.literal_eval('"' + p + '"') for p in parts)
+
+
+def _stateless(t) -> bool:
+    """A struct or class without fields or bases: an object of it holds nothing."""
+    decl = ct.canon(t).get_declaration()
+    return ct.is_record(t) and not any(
+        k.kind in (K.FIELD_DECL, K.CXX_BASE_SPECIFIER) for k in decl.get_children())
 
 
 def _is_reference(t) -> bool:

@@ -1,9 +1,12 @@
 """What hipified CUDA samples need beyond the basic runtime (tests/hipify/cuda_samples):
 profiler control, 24-bit multiplies, the device's texture limits, occupancy queries after
-the kernel's buffers are freed. References are C's semantics, computed here."""
+the kernel's buffers are freed, the *_sync wavefront votes with HIP's 64-bit masks.
+References are C's semantics, computed here."""
 
 import numpy as np
+import pytest
 
+import gpusim
 from gpusim import hip, hipcc
 
 
@@ -102,3 +105,115 @@ def test_occupancy_query_after_the_kernels_buffer_is_freed(capsys, fresh_system)
     }""")
     assert mod.run() == 0
     assert capsys.readouterr().out == "no error 1\n"
+
+
+_SYNC_VOTES = r"""
+__global__ void votes(const int* in, unsigned long long mask, unsigned long long* ballot,
+                      int* any, int* all, int* shfl) {
+  int t = threadIdx.x;
+  ballot[t] = __ballot_sync(mask, in[t]);
+  any[t] = __any_sync(mask, in[t]);
+  all[t] = __all_sync(mask + 0ull, in[t]);  // a mask that is an expression, read once
+  shfl[t] = __shfl_xor_sync(~0ull, t * 10, 3);
+}"""
+
+
+@pytest.mark.parametrize("device", ["mi300x", "rx7900xtx"])
+@pytest.mark.parametrize("mask", [0xFFFFFFFFFFFFFFFF, 0xFFFFFFFF, 0xF0])
+def test_sync_votes_are_ballot_and_mask_as_hip_defines_them(device, mask, fresh_system):
+    gpusim.set_system(device, ngpus=1)
+    wave = 64 if device == "mi300x" else 32
+    rng = np.random.default_rng(mask % 97)
+    pred = (rng.random(64) < 0.8).astype(np.int32)
+    pred[:8] = 1  # lanes 4-7 all true: __all_sync over mask 0xF0 is true
+    outs = [hip.device_array(64, np.uint64)] + [hip.device_array(64, np.int32) for _ in "aas"]
+    hipcc.compile(_SYNC_VOTES).get_kernel("votes")[1, 64](hip.to_device(pred), mask, *outs)
+    ballot, any_, all_, shfl = (o.copy_to_host() for o in outs)
+    # amd_warp_sync_functions.h: the mask's upper half is dropped on a wave32 device,
+    # __ballot_sync = __ballot & mask, any = != 0, all = == mask
+    m = mask & (0xFFFFFFFF if wave == 32 else 0xFFFFFFFFFFFFFFFF)
+    for lane in range(64):
+        first = lane - lane % wave
+        bits = sum(int(pred[first + i]) << i for i in range(wave)) & m
+        assert (int(ballot[lane]), any_[lane], all_[lane]) == (bits, bits != 0, bits == m)
+    assert shfl.tolist() == [(t ^ 3) * 10 for t in range(64)]
+
+
+def test_a_32_bit_mask_is_a_compile_error_at_the_users_line(fresh_system):
+    # CUDA samples write `unsigned mask = 0xffffffff;`: ROCm 6.3's static_assert refuses it
+    src = ("__global__ void k(int* a) {\n  unsigned mask = 0xffffffff;\n"
+           "  a[threadIdx.x] = __any_sync(mask, a[threadIdx.x]);\n}\n")
+    with pytest.raises(hipcc.ClangError, match="mask must be a 64-bit integer") as err:
+        hipcc.compile(src)
+    assert err.value.lineno == 3
+    assert "__any_sync<unsigned int>" in str(err.value)
+
+
+_SHARED_MEMORY_T = r"""
+template <typename T> struct SharedMemory {  // simpleTemplates' sharedmem.cuh idiom
+  __device__ T* getPointer() { extern __device__ void error(void); error(); return NULL; }
+};
+template <> struct SharedMemory<int> {
+  __device__ int* getPointer() { extern __shared__ int s_int[]; return s_int; }
+};
+template <> struct SharedMemory<double> {
+  __device__ double* getPointer() { extern __shared__ double s_double[]; return s_double; }
+};
+template <class T> struct Lds {  // the reduction sample's idiom: a conversion operator
+  __device__ inline operator T*() { extern __shared__ int __smem[]; return (T*)__smem; }
+};
+template <class T> __global__ void reverse(const T* in, T* out) {
+  SharedMemory<T> smem;
+  T* s = smem.getPointer();
+  T* s2 = Lds<T>();
+  unsigned t = threadIdx.x;
+  s[t] = in[t];
+  __syncthreads();
+  out[t] = s2[blockDim.x - 1 - t] * (T)2;  // the same bytes through the other name
+}
+__global__ void bytes(const float* in, float* out) {
+  extern __shared__ char raw[];
+  float* f = (float*)raw;  // kept across the barrier below
+  f[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = f[(threadIdx.x + 1) % blockDim.x];
+}
+template __global__ void reverse<int>(const int*, int*);
+template __global__ void reverse<double>(const double*, double*);
+"""
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_shared_memory_accessor_structs_name_the_dynamic_lds(dtype, fresh_system):
+    mod = hipcc.compile(_SHARED_MEMORY_T)
+    n = 64
+    x = np.arange(n, dtype=dtype) * 3 - 50
+    out = hip.device_array(n, dtype)
+    name = "reverse<int>" if dtype == np.int32 else "reverse<double>"
+    mod.get_kernel(name)[1, n, 0, n * x.itemsize](hip.to_device(x), out)
+    np.testing.assert_array_equal(out.copy_to_host(), x[::-1] * 2)
+
+
+def test_a_cast_of_the_dynamic_lds_is_kept_across_a_barrier(fresh_system):
+    mod = hipcc.compile(_SHARED_MEMORY_T)
+    x = np.linspace(-1, 1, 64, dtype=np.float32)
+    out = hip.device_array(64, np.float32)
+    mod.get_kernel("bytes")[1, 64, 0, 256](hip.to_device(x), out)
+    np.testing.assert_array_equal(out.copy_to_host(), np.roll(x, -1))
+
+
+def test_a_method_that_is_not_an_accessor_is_refused_at_its_line(fresh_system):
+    src = ("struct Acc { float v;\n  __device__ float get() { return v; } };\n"
+           "__global__ void k(float* a) {\n  Acc c; c.v = 1.0f;\n  float* p = a;\n"
+           "  p[0] = c.get();\n}\n")
+    with pytest.raises(hipcc.UnsupportedCpp, match="calling `get` in device code") as err:
+        hipcc.compile(src).get_kernel("k")
+    assert str(err.value).startswith("line 6, column 10")
+
+
+@pytest.mark.parametrize("fn", ["clock", "clock64", "wall_clock64"])
+def test_reading_the_cycle_counter_is_refused_with_what_to_use(fn, fresh_system):
+    src = f"__global__ void k(long long* t) {{\n  t[0] = {fn}();\n}}\n"
+    with pytest.raises(hipcc.UnsupportedCpp, match="no cycle counter") as err:
+        hipcc.compile(src).get_kernel("k")
+    assert str(err.value).startswith("line 2") and "hipEventElapsedTime" in str(err.value)

@@ -179,6 +179,10 @@ def average(average_gradients) -> str:
             if np.allclose(mine, grads[r]):
                 raise NotYet(f"Replica {r}'s {name} is still its own gradient: nothing was "
                              "all-reduced" + (" on it." if r else "."))
+            own = float(np.vdot(mine, grads[r]) / np.vdot(grads[r], grads[r]))
+            if np.allclose(mine, own * grads[r], rtol=1e-4, atol=1e-5):
+                raise NotYet(f"Replica {r}'s {name} is its own gradient times {own:.4g}: it "
+                             "was scaled but never all-reduced with the other replicas'.")
             if np.allclose(mine, want * n, rtol=1e-4, atol=1e-5):
                 raise NotYet(f"Replica {r}'s {name} is the sum over the {n} replicas, not "
                              "their mean" + (": scale every replica's." if r else "."))

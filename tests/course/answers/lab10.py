@@ -199,7 +199,6 @@ ANSWERS = [
           lambda: (_average(scale=lambda n: 1.0 / (n - 1)),), **G8),
     wrong("10.4", "only replica 0 scaled", ["Replica 1", "sum", "every replica"],
           lambda: (_average(scaled=1),), **G8),
-    wrong("10.4", "scaled, never reduced", ["0.125 times the mean"],
-          lambda: (_average(reduce=False),), **G8,
-          misjudged="own gradient / 8 is not a multiple of the mean: named as not right"),
+    wrong("10.4", "scaled, never reduced", ["own gradient times 0.125", "never all-reduced"],
+          lambda: (_average(reduce=False),), **G8),
 ]

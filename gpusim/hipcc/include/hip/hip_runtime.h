@@ -89,6 +89,26 @@ __device__ unsigned long long __ballot(int);
 __device__ int __any(int);
 __device__ int __all(int);
 __device__ unsigned long long __activemask();
+// The *_sync forms take a 64-bit mask, as ROCm 6.3 declares them (6.2 behind
+// HIP_ENABLE_WARP_SYNC_BUILTINS; amd_warp_sync_functions.h): a 32-bit mask, such as
+// CUDA code's `unsigned mask = 0xffffffff`, is a compile error there and here, because
+// widening it would silently leave lanes 32-63 out of the mask.
+#define __GPUSIM_MASK64(MaskT)                                                          \
+  static_assert(__is_integral(MaskT) && sizeof(MaskT) == 8,                            \
+                "The mask must be a 64-bit integer (unsigned long long): a 32-bit "     \
+                "mask leaves lanes 32-63 of a 64-lane wavefront out")
+template <typename MaskT> __device__ unsigned long long __ballot_sync(MaskT m, int p) {
+  __GPUSIM_MASK64(MaskT); return 0; }
+template <typename MaskT> __device__ int __any_sync(MaskT m, int p) {
+  __GPUSIM_MASK64(MaskT); return 0; }
+template <typename MaskT> __device__ int __all_sync(MaskT m, int p) {
+  __GPUSIM_MASK64(MaskT); return 0; }
+#define __GPUSIM_SHFL_SYNC(name, LaneT)                                                 \
+  template <typename MaskT, typename T>                                                 \
+  __device__ T name(MaskT m, T v, LaneT lane, int width = 64) {                         \
+    __GPUSIM_MASK64(MaskT); return v; }
+__GPUSIM_SHFL_SYNC(__shfl_sync, int) __GPUSIM_SHFL_SYNC(__shfl_up_sync, unsigned)
+__GPUSIM_SHFL_SYNC(__shfl_down_sync, unsigned) __GPUSIM_SHFL_SYNC(__shfl_xor_sync, int)
 __device__ int __lane_id();
 __device__ int __popc(unsigned);
 __device__ int __popcll(unsigned long long);
