@@ -101,6 +101,8 @@ _HALF_MATH1 = {"h" + name: f"np.float16({t.format(w='np.float64({a})')})"
 HALF: dict[str, str | tuple[str, str]] = {
     **_HALF1, **_HALF_CMP, **_HALF_MATH1,
     "__hisnan": "{a} != {a}", "__hisinf": "math.isinf(np.float32({a}))",
+    "__hisnan2": _lanes("np.float16(1.0) if {a} != {a} else np.float16(0.0)"),
+    "__hisinf2": _lanes("np.float16(1.0) if math.isinf(np.float32({a})) else np.float16(0.0)"),
     # conversions: float -> half rounds to nearest even, half -> float is exact
     **dict.fromkeys(["__float2half", "__float2half_rn", "__double2half", "__int2half_rn",
                      "__uint2half_rn", "__short2half_rn", "__ushort2half_rn"],

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 from clang.cindex import Type, TypeKind
 
+# clang's _Float16 (CXType_Float16 = 32 in Index.h), HIP's __half: the libclang 18 Python
+# bindings do not name this kind, and reading a type of it would raise without this.
+if not hasattr(TypeKind, "FLOAT16"):
+    TypeKind.FLOAT16 = TypeKind(32)
+
 _SCALARS = {
     TypeKind.BOOL: "bool_", TypeKind.CHAR_S: "int8", TypeKind.SCHAR: "int8",
     TypeKind.CHAR_U: "uint8", TypeKind.UCHAR: "uint8", TypeKind.SHORT: "int16",
     TypeKind.USHORT: "uint16", TypeKind.INT: "int32", TypeKind.UINT: "uint32",
     TypeKind.LONG: "int64", TypeKind.ULONG: "uint64", TypeKind.LONGLONG: "int64",
     TypeKind.ULONGLONG: "uint64", TypeKind.FLOAT: "float32", TypeKind.DOUBLE: "float64",
-    TypeKind.HALF: "float16",
+    TypeKind.HALF: "float16", TypeKind.FLOAT16: "float16",
 }
 _POINTERS = (TypeKind.POINTER, TypeKind.INCOMPLETEARRAY, TypeKind.CONSTANTARRAY)
 

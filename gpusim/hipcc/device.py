@@ -20,6 +20,12 @@ another scalar views the array as that dtype (``a.view(np.uint8)``).
 Nested structs (``struct { float3 pos; float mass; }``) are flattened: ``q.pos.y`` is
 ``q_pos_y``, and in memory the same seven floats in a row.
 
+Half precision (``<hip/hip_fp16.h>``): a ``__half`` (clang's ``_Float16``) is a float16
+number of the kernel language, whose + - * / of two float16 values round once, as HIP's;
+every conversion to or from it is written out (``np.float16(x)`` rounds to nearest even).
+A ``__half2`` is a struct of two (``h.x``, ``h.y``; ``half2*`` a float16 array, two a
+struct); its functions, operators and constructor are templates (``builtins.HALF``).
+
 Cooperative groups (``cooperative_groups::this_thread_block()``, ``tiled_partition``)
 are not values at run time: a group is its size (the block's thread count or the tile's),
 ranks and shuffles are computed from the thread's index in its block, ``sync()`` is
@@ -53,7 +59,9 @@ _NOT_VALUES = (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF, K.CUDASHARED_ATTR,
 _POINTER_HINT = "pointers into a kernel's array parameters, a shared or a local array"
 _CASTS = (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR,
           K.CXX_CONST_CAST_EXPR)
-_ZERO = {"float32": "np.float32(0.0)", "float64": "0.0", "bool_": "False"}
+_FP16_HEADER = "hip/hip_fp16.h"  # its functions: bi.HALF
+_ZERO = {"float32": "np.float32(0.0)", "float64": "0.0", "bool_": "False",
+         "float16": "np.float16(0.0)"}
 _ATOM = re.compile(r"[\w.]+|[\w.]+\[[^\[\]]*\]|-?\d+")
 _FLAT_TID = ("(hip.threadIdx.x + hip.threadIdx.y * hip.blockDim.x + hip.threadIdx.z * "
              "hip.blockDim.x * hip.blockDim.y)")
@@ -453,6 +461,11 @@ class DeviceTranslator(StmtTranslator):
         if s.kind == K.CALL_EXPR and s.spelling == "operator=":
             self.side_effect(s)
             return self.struct_lvalue(children(s)[0])
+        half = self.half_call(s) if s.kind == K.CALL_EXPR else None
+        if half is not None:  # __hadd2(a, b), __half2(x, y), a * b of __half2s, ...
+            if isinstance(half, str):
+                self.fail(s, f"`{s.spelling}` used as a struct", "one of its halves")
+            return half
         if s.kind == K.CALL_EXPR and s.spelling.startswith("make_") and \
                 s.referenced is not None and s.referenced.location.is_in_system_header:
             args = children(s)[1:]
@@ -691,6 +704,10 @@ class DeviceTranslator(StmtTranslator):
         if s.kind == K.DECL_REF_EXPR and s.spelling in self.ptrs and ct.is_pointer(s.type):
             self.out.line(f"{py_name(s.spelling)}_off {'+' if delta > 0 else '-'}= 1", line)
             return
+        if ct.dtype_name(arg.type) == "float16":  # a float16 1, or the sum would be float64
+            self.out.line(f"{self.target(arg)} {'+' if delta > 0 else '-'}= np.float16(1.0)",
+                          line)
+            return
         super().step_var(c, arg, delta, line)
 
     def expr_stmt(self, c: Cursor) -> None:
@@ -700,6 +717,15 @@ class DeviceTranslator(StmtTranslator):
             kids = children(s)
             self.assign(s, "=", kids[0], kids[-1], s.location.line)
             return
+        if s.kind == K.CALL_EXPR and s.spelling in ("operator+=", "operator-=", "operator*=",
+                                                     "operator/="):
+            values = self.half_call(s, update=True)
+            if values is not None:  # __half2 v += w: v = v + w, half by half
+                self.check_sequencing(s, statement=True)
+                lhs = children(s)[0]
+                self.store_fields(self.struct_lvalue(lhs, hoist=True), values, lhs.type,
+                                  s.location.line)
+                return
         super().expr_stmt(c)
 
     def assign(self, c, op, lhs, rhs, line):
@@ -709,7 +735,14 @@ class DeviceTranslator(StmtTranslator):
             targets = self.struct_lvalue(s, hoist=True)
             if targets is None:
                 self.fail(c, "assigning to this struct", "a struct variable or p[i]")
-            self.out.line(f"{', '.join(targets)} = {', '.join(values)}", line)
+            self.store_fields(targets, values, s.type, line)
+            return
+        if op in ("+=", "-=", "*=", "/=") and ct.dtype_name(s.type) == "float16" and \
+                ct.is_float(rhs.type) and ct.dtype_name(rhs.type) != "float16":
+            # h += f (a float or double f): C computes in f's type, then rounds to half once
+            target, wide = self.target(lhs), ct.dtype_name(rhs.type)
+            value = self.wrap(rhs, _PREC[op[0]], right=True)
+            self.out.line(f"{target} = np.float16(np.{wide}({target}) {op[0]} {value})", line)
             return
         if s.kind == K.DECL_REF_EXPR and ct.is_pointer(s.type) and s.spelling in self.ptrs:
             base, off_var = self.ptrs[s.spelling]
@@ -724,6 +757,25 @@ class DeviceTranslator(StmtTranslator):
             self.fail(c, "pointing a pointer at another array",
                       "one pointer variable per array")
         super().assign(c, op, lhs, rhs, line)
+
+    def store_fields(self, targets: list[str], values: list[str], t, line: int) -> None:
+        """``targets = values`` for the fields of a struct of type ``t``: one tuple
+        assignment, so every value is read before any field is stored, as C reads the
+        right side first. The kernel language stores a float16 array element only on its
+        own (not by tuple unpacking): those get a statement each, after the values have
+        been read into temporaries where a value reads the array stored into."""
+        fields = ct.scalar_fields(t) or []
+        elements = [x for x in targets if "[" in x]
+        if len(targets) == 1 or not elements or all(d != "float16" for _, d in fields):
+            self.out.line(f"{', '.join(targets)} = {', '.join(values)}", line)
+            return
+        names = {x.split("[", 1)[0] for x in targets}
+        if any(re.search(rf"\b{re.escape(n)}\b", v) for v in values for n in names):
+            tmps = [self.temp("h") for _ in values]
+            self.out.line(f"{', '.join(tmps)} = {', '.join(values)}", line)
+            values = tmps
+        for x, v in zip(targets, values, strict=True):
+            self.out.line(f"{x} = {v}", line)
 
     def side_effect(self, c: Cursor) -> tuple[str, int]:
         if c.kind == K.CALL_EXPR and c.spelling == "operator=":  # a struct assignment
@@ -746,6 +798,11 @@ class DeviceTranslator(StmtTranslator):
         group = self.group_call(c)
         if group is not None:
             return group
+        half = self.half_call(c)
+        if half is not None:  # <hip/hip_fp16.h>: a number, or a __half2 as a tuple
+            if isinstance(half, str):
+                return half, _PREC["atom"] if _grouped(half) == half else _PREC["if"]
+            return f"({', '.join(half)})"
         if ct.is_record(c.type) and name.startswith("make_"):
             self.fail(c, f"`{name}(...)` used as a number", "store it in a variable first")
         if name in bi.ATOMICS:
@@ -817,6 +874,53 @@ class DeviceTranslator(StmtTranslator):
              f"else 0xFFFFFFFFFFFFFFFF))")
         b = f"(hip.ballot({self.expr(pred)}) & {m})"
         return bi.VOTE_SYNC[name].format(b=b, m=m)
+
+    def half_call(self, c: Cursor, update: bool = False) -> str | list[str] | None:
+        """A call of <hip/hip_fp16.h> (a function, a ``__half2`` operator or constructor):
+        the text of its value, or of its fields for a ``__half2`` or ``float2`` result
+        (``bi.HALF``); None for a call of anything else. ``update``: a compound
+        assignment ``v += w``, whose new value is returned for the caller to store."""
+        fn = c.referenced
+        where = fn.location.file if fn is not None else None
+        if where is None or not where.name.replace("\\", "/").endswith(_FP16_HEADER):
+            return None
+        name = c.spelling
+        args = [a for a in children(c) if a.location.file is not None and a.kind not in
+                _NOT_VALUES and not (strip(a).kind == K.DECL_REF_EXPR and
+                                     strip(a).referenced == fn)]  # not the callee
+        key = f"{name}{len(args)}" if name.startswith("operator") else name
+        form = bi.HALF.get(key)
+        if form is None:
+            self.fail(c, f"`{name}` of <hip/hip_fp16.h> in device code",
+                      "its conversions (__float2half, __half2float, __floats2half2_rn, "
+                      "__low2float, ...), arithmetic (__hadd, __hfma, __hadd2, __hfma2, "
+                      "operators), comparisons (__hlt, __heq2, __hbeq2, ...) and math "
+                      "(hsqrt, h2exp, ...)")
+        if key.endswith("=2") and key[-3] in "+-*/" and not update:
+            self.fail(c, f"`{name}` on a __half2 used as a value", "a separate statement")
+        forms = [form] if isinstance(form, str) else list(form)
+        values = {}
+        for letter, a, p in zip("abc", args, fn.get_arguments(), strict=False):
+            t = ct.strip_reference(p.type)
+            if ct.scalar_fields(t):  # a __half2 or float2: its fields
+                for field, text in zip("xy", self.struct_values(a, t), strict=True):
+                    values[letter + field] = _grouped(text)
+            else:
+                text, prec = self.convert(a, t)
+                values[letter] = text if prec >= _PREC["atom"] else f"({text})"
+        for slot, text in values.items():  # an argument the result reads twice: once
+            if sum(f.count("{" + slot + "}") for f in forms) > 1 and not _ATOM.fullmatch(text):
+                calls = re.findall(r"([\w.]+)\(", text)
+                pure = not any(f in self.device_fns or f.startswith("hip.") for f in calls)
+                if self.conditional and not pure:
+                    self.fail(c, f"`{name}` of a call, where C evaluates it only sometimes",
+                              "the call's value in a variable first")
+                if not self.conditional:
+                    tmp = self.temp("h")
+                    self.out.line(f"{tmp} = {text}", c.location.line)
+                    values[slot] = tmp
+        texts = [f.format(**values) for f in forms]
+        return texts[0] if isinstance(form, str) else [_grouped(t) for t in texts]
 
     def mul24_operand(self, c: Cursor, signed: bool) -> str:
         """The low 24 bits of ``c`` as a uint64 (for __mul24, sign-extended from bit 23,
@@ -1016,6 +1120,23 @@ def _stateless(t) -> bool:
     decl = ct.canon(t).get_declaration()
     return ct.is_record(t) and not any(
         k.kind in (K.FIELD_DECL, K.CXX_BASE_SPECIFIER) for k in decl.get_children())
+
+
+def _grouped(text: str) -> str:
+    """``text`` in parentheses unless it is one name, element, number, call or
+    parenthesised expression already."""
+    if _ATOM.fullmatch(text):
+        return text
+    m = re.match(r"[\w.]*\(", text)
+    if m and text.endswith(")"):
+        depth = 0
+        for k, ch in enumerate(text[m.end() - 1:], m.end() - 1):
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            if depth == 0:
+                if k == len(text) - 1:
+                    return text  # the first parenthesis closes at the end
+                break
+    return f"({text})"
 
 
 def _is_reference(t) -> bool:

@@ -126,6 +126,8 @@ class Translator:
         inner = strip(c)
         if dst == "bool_":  # C's && || ! ?: test against zero and give 0/1, not the operand
             return f"{self.wrap(c, _PREC['cmp'] + 1)} != 0", _PREC["cmp"]
+        if "float16" in (src, dst):  # __half (_Float16)
+            return self.half_convert(c, inner, dst), _PREC["atom"]
         if dst.startswith("float") and not src.startswith("float"):
             v = value_of(inner) if inner.kind in (K.INTEGER_LITERAL,) else None
             if v is not None and not self._macro_name(inner):
@@ -139,6 +141,18 @@ class Translator:
         if src.startswith("float") and not dst.startswith("float"):
             return f"np.{dst}({self.expr(c)})", _PREC["atom"]
         return self._expr(c)
+
+    def half_convert(self, c: Cursor, inner: Cursor, dst: str) -> str:
+        """``c`` converted to or from float16, always written out: the kernel language
+        keeps float16 arithmetic only where both operands are float16 (``h * 2`` would
+        be float64), and ``np.float16(x)`` rounds once, to nearest even, as C does. A
+        literal that float16 holds exactly is written as that value (``np.float16(1.0)``)."""
+        if dst == "float16" and inner.kind in (K.INTEGER_LITERAL, K.FLOATING_LITERAL) and \
+                not self._macro_name(inner):
+            v = value_of(inner)
+            if float(np.float16(v)) == v:
+                return f"np.float16({float(v)!r})"
+        return f"np.{dst}({self.expr(c)})"
 
     def cast(self, c: Cursor) -> tuple[str, int]:
         kids = [k for k in children(c) if k.kind != K.TYPE_REF]
