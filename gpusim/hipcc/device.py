@@ -49,7 +49,7 @@ from clang.cindex import Cursor, CursorKind, TypeKind
 
 from gpusim.hipcc import builtins as bi
 from gpusim.hipcc import ctypes_map as ct
-from gpusim.hipcc.clangast import children, operator, strip
+from gpusim.hipcc.clangast import children, operator, strip, template_value
 from gpusim.hipcc.exprs import _PREC, py_name
 from gpusim.hipcc.stmts import StmtTranslator, has_side_effects
 
@@ -1174,7 +1174,7 @@ def function_name(fn: Cursor) -> str:
     if n <= 0:
         return py_name(fn.spelling)
     args = [fn.get_template_argument_type(i).spelling for i in range(n)]
-    args = [a if a else str(fn.get_template_argument_value(i)) for i, a in enumerate(args)]
+    args = [a if a else template_value(fn, i) for i, a in enumerate(args)]
     return fn.spelling + "__" + "_".join(template_arg_name(a) for a in args)
 
 

@@ -196,7 +196,9 @@ def _properties(deviceId) -> dict:
              kernelExecTimeoutEnabled=0, gcnArch=int(spec.gcn_arch_name[3:6], 16)
              if spec.gcn_arch_name[3:6].isalnum() else 0,
              cooperativeMultiDeviceLaunch=p["cooperativeLaunch"], pageableMemoryAccess=0,
-             tccDriver=0, computePreemptionSupported=0)
+             tccDriver=0, computePreemptionSupported=0,
+             # ROCm's HIP_MEM_POOL_SUPPORT, on by default (clr rocclr/utils/flags.hpp)
+             memoryPoolsSupported=1)
     p.update(_IMAGE_LIMITS)
     return p
 
@@ -210,20 +212,39 @@ def hipGetDeviceProperties(prop, deviceId):
     write_struct("hipDeviceProp_t", prop, p)
 
 
-_ATTRIBUTES = {56: "maxThreadsPerBlock", 26: ("maxThreadsDim", 0), 27: ("maxThreadsDim", 1),
-               28: ("maxThreadsDim", 2), 29: ("maxGridSize", 0), 30: ("maxGridSize", 1),
-               31: ("maxGridSize", 2), 74: "sharedMemPerBlock", 87: "warpSize",
-               63: "multiProcessorCount", 5: "clockRate", 60: "memoryClockRate",
-               59: "memoryBusWidth", 38: "l2CacheSize", 57: "maxThreadsPerMultiProcessor",
-               23: "major", 61: "minor", 86: "totalConstMem", 71: "regsPerBlock",
-               16: "concurrentKernels", 47: "managedMemory", 12: "cooperativeLaunch",
-               35: "integrated", 8: "canMapHostMemory", 66: "pciBusID", 67: "pciDeviceID",
-               6: "computeMode", 2: "asyncEngineCount", 7: "computePreemptionSupported",
-               18: "kernelExecTimeoutEnabled"}
+# hipDeviceAttribute_t by name (the header has the numbers): the hipDeviceProp_t field,
+# or (field, index) for an array's element.
+_ATTRIBUTES = {
+    "MaxThreadsPerBlock": "maxThreadsPerBlock", "MaxBlockDimX": ("maxThreadsDim", 0),
+    "MaxBlockDimY": ("maxThreadsDim", 1), "MaxBlockDimZ": ("maxThreadsDim", 2),
+    "MaxGridDimX": ("maxGridSize", 0), "MaxGridDimY": ("maxGridSize", 1),
+    "MaxGridDimZ": ("maxGridSize", 2), "MaxSharedMemoryPerBlock": "sharedMemPerBlock",
+    "WarpSize": "warpSize", "MultiprocessorCount": "multiProcessorCount",
+    "ClockRate": "clockRate", "MemoryClockRate": "memoryClockRate",
+    "MemoryBusWidth": "memoryBusWidth", "L2CacheSize": "l2CacheSize",
+    "MaxThreadsPerMultiProcessor": "maxThreadsPerMultiProcessor",
+    "ComputeCapabilityMajor": "major", "ComputeCapabilityMinor": "minor",
+    "TotalConstantMemory": "totalConstMem", "MaxRegistersPerBlock": "regsPerBlock",
+    "ConcurrentKernels": "concurrentKernels", "ManagedMemory": "managedMemory",
+    "CooperativeLaunch": "cooperativeLaunch", "Integrated": "integrated",
+    "CanMapHostMemory": "canMapHostMemory", "PciBusId": "pciBusID",
+    "PciDeviceId": "pciDeviceID", "ComputeMode": "computeMode",
+    "AsyncEngineCount": "asyncEngineCount",
+    "ComputePreemptionSupported": "computePreemptionSupported",
+    "KernelExecTimeout": "kernelExecTimeoutEnabled",
+    "MemoryPoolsSupported": "memoryPoolsSupported"}
+
+
+def _attribute_field(attr: int) -> Any:
+    from gpusim.hipcc.shim import enum_values
+
+    names = {v: k.removeprefix("hipDeviceAttribute")
+             for k, v in enum_values("hipDeviceAttribute_t").items()}
+    return _ATTRIBUTES.get(names.get(int(attr), ""))
 
 
 def hipDeviceGetAttribute(pi, attr, deviceId):
-    field = _ATTRIBUTES.get(int(attr))
+    field = _attribute_field(attr)
     if field is None:
         raise HipError(E.hipErrorInvalidValue,
                        f"hipDeviceGetAttribute: attribute {attr} is not modelled by gpusim")
@@ -549,6 +570,171 @@ def hipMemsetD32(dest, value, count):
     words = np.full(int(count), value, np.int32)
     hip.hipMemcpy(_memset_target(dest, 4 * count, "hipMemsetD32"), words, 4 * int(count),
                   hip.hipMemcpyHostToDevice)
+
+
+# ---- the stream-ordered allocator (gpusim.runtime.mempool). Argument checks and their
+# codes as ROCm's hipamd/src/hip_mempool.cpp (ROCm/clr f9f995c) makes them.
+_POOL_HANDLES: dict[Any, int] = {}
+
+
+def _pool_handle(pool: Any) -> int:
+    """One C handle per pool, so hipDeviceGetDefaultMemPool always gives the same one."""
+    if pool not in _POOL_HANDLES:
+        _POOL_HANDLES[pool] = HANDLES.new(pool)
+    return _POOL_HANDLES[pool]
+
+
+def _pool(handle: int, api: str) -> Any:
+    from gpusim.runtime.mempool import MemPool
+
+    pool = HANDLES.objects.get(handle) if handle else None
+    if not isinstance(pool, MemPool) or pool.destroyed:
+        raise HipError(E.hipErrorInvalidValue,
+                       f"{api}: {handle or 0:#x} is not a live memory pool (hipMemPool_t)")
+    return pool
+
+
+def _pool_device(device: int, api: str, code: hipError_t = E.hipErrorInvalidValue) -> int:
+    if not 0 <= int(device) < hip.hipGetDeviceCount():
+        raise HipError(code, f"{api}: device {device} does not exist")
+    return int(device)
+
+
+def hipMallocAsync(dev_ptr, size, stream_):
+    """``size`` bytes from the current pool of the stream's device, for use in the
+    stream's order (0 bytes: NULL, as hipMalloc)."""
+    from gpusim.runtime import mempool
+
+    if not dev_ptr:
+        raise HipError(E.hipErrorInvalidValue, "hipMallocAsync: dev_ptr is NULL")
+    ptr = mempool.malloc_async(int(size), stream(stream_))
+    _put(dev_ptr, ctypes.c_void_p, int(ptr) if ptr is not None else 0)
+
+
+def hipMallocFromPoolAsync(dev_ptr, size, mem_pool, stream_):
+    """hipMallocAsync from the pool ``mem_pool``."""
+    from gpusim.runtime import mempool
+
+    if not dev_ptr:
+        raise HipError(E.hipErrorInvalidValue, "hipMallocFromPoolAsync: dev_ptr is NULL")
+    pool = _pool(mem_pool, "hipMallocFromPoolAsync")
+    ptr = mempool.malloc_async(int(size), stream(stream_), pool)
+    _put(dev_ptr, ctypes.c_void_p, int(ptr) if ptr is not None else 0)
+
+
+def hipFreeAsync(dev_ptr, stream_):
+    """Give a hipMallocAsync block back to its pool in the stream's order; memory from
+    hipMalloc is freed at once, as ROCm's hipFreeAsync does."""
+    from gpusim.runtime import mempool
+
+    if not dev_ptr:
+        raise HipError(E.hipErrorInvalidValue, "hipFreeAsync: dev_ptr is NULL")
+    mempool.free_async(int(dev_ptr), stream(stream_))
+
+
+def hipDeviceGetDefaultMemPool(mem_pool, device):
+    """The device's default pool (the same handle every time)."""
+    from gpusim.runtime import mempool
+
+    if not mem_pool:
+        raise HipError(E.hipErrorInvalidValue, "hipDeviceGetDefaultMemPool: mem_pool is NULL")
+    ordinal = _pool_device(device, "hipDeviceGetDefaultMemPool", E.hipErrorInvalidDevice)
+    _put(mem_pool, ctypes.c_void_p, _pool_handle(mempool.default_pool(ordinal)))
+
+
+def hipDeviceGetMemPool(mem_pool, device):
+    """The pool hipMallocAsync allocates from on the device's streams."""
+    from gpusim.runtime import mempool
+
+    if not mem_pool:
+        raise HipError(E.hipErrorInvalidValue, "hipDeviceGetMemPool: mem_pool is NULL")
+    ordinal = _pool_device(device, "hipDeviceGetMemPool")
+    _put(mem_pool, ctypes.c_void_p, _pool_handle(mempool.current_pool(ordinal)))
+
+
+def hipDeviceSetMemPool(device, mem_pool):
+    """Make ``mem_pool`` (one of the device's) the one hipMallocAsync allocates from."""
+    from gpusim.runtime import mempool
+
+    ordinal = _pool_device(device, "hipDeviceSetMemPool")
+    mempool.set_current_pool(ordinal, _pool(mem_pool, "hipDeviceSetMemPool"))
+
+
+def hipMemPoolCreate(mem_pool, pool_props):
+    """A pool of pinned device memory on ``pool_props->location.id``; its maxSize, if
+    not 0, caps what it holds."""
+    from gpusim.hipcc.shim import enum_values, read_struct
+    from gpusim.runtime import mempool
+
+    if not mem_pool or not pool_props:
+        raise HipError(E.hipErrorInvalidValue, "hipMemPoolCreate: an argument is NULL")
+    props = read_struct("hipMemPoolProps", pool_props)
+    if props["allocType"] != enum_values("hipMemAllocationType")["hipMemAllocationTypePinned"]:
+        raise HipError(E.hipErrorInvalidValue,
+                       "hipMemPoolCreate: allocType must be hipMemAllocationTypePinned")
+    if props["location.type"] != enum_values("hipMemLocationType")["hipMemLocationTypeDevice"]:
+        raise HipError(E.hipErrorInvalidValue,
+                       "hipMemPoolCreate: location.type must be hipMemLocationTypeDevice")
+    ordinal = _pool_device(props["location.id"], "hipMemPoolCreate")
+    pool = mempool.create_pool(ordinal, int(props["maxSize"]))
+    _put(mem_pool, ctypes.c_void_p, _pool_handle(pool))
+
+
+def hipMemPoolDestroy(mem_pool):
+    """Destroy a pool made by hipMemPoolCreate (not a default pool)."""
+    from gpusim.runtime import mempool
+
+    mempool.destroy_pool(_pool(mem_pool, "hipMemPoolDestroy"))
+
+
+def hipMemPoolTrimTo(mem_pool, min_bytes_to_hold):
+    """Give freed memory whose frees completed back to the device, down to
+    ``min_bytes_to_hold``."""
+    _pool(mem_pool, "hipMemPoolTrimTo").trim_to(int(min_bytes_to_hold))
+
+
+# hipMemPoolAttr by name: the pool's attribute, and the C type *value points to.
+_POOL_ATTRIBUTES = {
+    "hipMemPoolReuseFollowEventDependencies": ("follow_event_dependencies", ctypes.c_int32),
+    "hipMemPoolReuseAllowOpportunistic": ("opportunistic", ctypes.c_int32),
+    "hipMemPoolReuseAllowInternalDependencies": ("internal_dependencies", ctypes.c_int32),
+    "hipMemPoolAttrReleaseThreshold": ("release_threshold", ctypes.c_uint64),
+    "hipMemPoolAttrReservedMemCurrent": ("reserved", ctypes.c_uint64),
+    "hipMemPoolAttrReservedMemHigh": ("reserved_high", ctypes.c_uint64),
+    "hipMemPoolAttrUsedMemCurrent": ("used", ctypes.c_uint64),
+    "hipMemPoolAttrUsedMemHigh": ("used_high", ctypes.c_uint64)}
+_POOL_READ_ONLY = {"reserved", "used"}
+_POOL_RESET_ONLY = {"reserved_high", "used_high"}  # only 0 may be set, as ROCm's
+
+
+def _pool_attribute(mem_pool: int, attr: int, value: int, api: str) -> tuple:
+    from gpusim.hipcc.shim import enum_values
+
+    pool = _pool(mem_pool, api)
+    if not value:
+        raise HipError(E.hipErrorInvalidValue, f"{api}: value is NULL")
+    names = {v: k for k, v in enum_values("hipMemPoolAttr").items()}
+    if int(attr) not in names:
+        raise HipError(E.hipErrorInvalidValue, f"{api}: {attr} is not a hipMemPoolAttr")
+    return (pool, *_POOL_ATTRIBUTES[names[int(attr)]])
+
+
+def hipMemPoolSetAttribute(mem_pool, attr, value):
+    """Set a hipMemPoolAttr from ``*value`` (an int for the reuse switches, a uint64_t
+    for the sizes, of which the high-water marks may only be reset to 0)."""
+    pool, name, ctype = _pool_attribute(mem_pool, attr, value, "hipMemPoolSetAttribute")
+    new = ctype.from_address(value).value
+    if name in _POOL_READ_ONLY or (name in _POOL_RESET_ONLY and new != 0):
+        raise HipError(E.hipErrorInvalidValue,
+                       f"hipMemPoolSetAttribute: attribute {attr} can only be read" +
+                       (", or reset to 0" if name in _POOL_RESET_ONLY else ""))
+    setattr(pool, name, bool(new) if ctype is ctypes.c_int32 else new)
+
+
+def hipMemPoolGetAttribute(mem_pool, attr, value):
+    """Write a hipMemPoolAttr to ``*value`` (int or uint64_t, as for the setter)."""
+    pool, name, ctype = _pool_attribute(mem_pool, attr, value, "hipMemPoolGetAttribute")
+    ctype.from_address(value).value = int(getattr(pool, name))
 
 
 # ---- device variables (__device__, __constant__): see program.Program.symbol

@@ -33,7 +33,15 @@ from gpusim.config import config
 from gpusim.errors import HipError, KernelCompileError, hipError_t
 from gpusim.hipcc import cache
 from gpusim.hipcc import ctypes_map as ct
-from gpusim.hipcc.clangast import FILENAME, INCLUDE_DIR, parse, user_decls, user_file, value_of
+from gpusim.hipcc.clangast import (
+    FILENAME,
+    INCLUDE_DIR,
+    parse,
+    template_value,
+    user_decls,
+    user_file,
+    value_of,
+)
 from gpusim.hipcc.ctypes_map import dtype_name
 from gpusim.hipcc.device import DeviceTranslator, function_name, python_name
 from gpusim.hipcc.emit import Emitter
@@ -221,16 +229,21 @@ def _functions(tu) -> list[tuple[Cursor, str]]:
                 found.setdefault(function_name(c), (c, role(c)))
 
     scan(user_decls(tu))
-    refs = (node for top in user_decls(tu) for node in top.walk_preorder()
-            if node.kind == K.DECL_REF_EXPR)
-    for node in refs:  # template instances used anywhere in the user's code
-        ref = node.referenced
-        if ref is not None and ref.kind == K.FUNCTION_DECL and \
-                ref.get_num_template_arguments() > 0 and user_file(ref):
+    # Template instances used anywhere in the user's code, then those their bodies use:
+    # `dd<B, N>(...)` in a template kernel names dd<128, true> only in the instance
+    # kk<128, true>, whose body the user's code (the template) does not contain.
+    todo = list(user_decls(tu))
+    while todo:
+        for node in todo.pop().walk_preorder():
+            ref = node.referenced if node.kind == K.DECL_REF_EXPR else None
+            if ref is None or ref.kind != K.FUNCTION_DECL or \
+                    ref.get_num_template_arguments() <= 0 or not user_file(ref):
+                continue
             body = ref if any(k.kind == K.COMPOUND_STMT for k in ref.get_children()) \
                 else ref.get_definition()
-            if body is not None and role(body):
-                found.setdefault(function_name(ref), (body, role(body)))
+            if body is not None and role(body) and function_name(ref) not in found:
+                found[function_name(ref)] = (body, role(body))
+                todo.append(body)
     return sorted(found.values(), key=lambda item: item[0].location.line)
 
 
@@ -342,8 +355,8 @@ def _cpp_name(fn: Cursor) -> str:
     n = fn.get_num_template_arguments()
     if n <= 0:
         return fn.spelling
-    args = ", ".join(fn.get_template_argument_type(i).spelling or
-                     str(fn.get_template_argument_value(i)) for i in range(n))
+    args = ", ".join(fn.get_template_argument_type(i).spelling or template_value(fn, i)
+                     for i in range(n))
     return f"{fn.spelling}<{args}>"
 
 

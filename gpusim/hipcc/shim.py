@@ -31,7 +31,9 @@ _INTS = {TypeKind.INT: ctypes.c_int, TypeKind.UINT: ctypes.c_uint,
          TypeKind.LONG: ctypes.c_long, TypeKind.ULONG: ctypes.c_ulong,
          TypeKind.LONGLONG: ctypes.c_longlong, TypeKind.ULONGLONG: ctypes.c_ulonglong,
          TypeKind.FLOAT: ctypes.c_float, TypeKind.DOUBLE: ctypes.c_double,
-         TypeKind.ENUM: ctypes.c_int, TypeKind.BOOL: ctypes.c_bool}
+         TypeKind.ENUM: ctypes.c_int, TypeKind.BOOL: ctypes.c_bool,
+         TypeKind.UCHAR: ctypes.c_ubyte, TypeKind.SCHAR: ctypes.c_byte,
+         TypeKind.SHORT: ctypes.c_short, TypeKind.USHORT: ctypes.c_ushort}
 
 
 @dataclass(frozen=True)
@@ -107,19 +109,45 @@ def source() -> str:
 
 
 @functools.cache
+def enum_values(enum: str) -> dict[str, int]:
+    """{name: value} of an enum of the header: its names are the API's, so gpusim reads
+    the numbers from the one place that declares them."""
+    decl = next(c for c in _header().cursor.get_children()
+                if c.kind == K.ENUM_DECL and c.spelling == enum and c.is_definition())
+    return {k.spelling: k.enum_value for k in decl.get_children()
+            if k.kind == K.ENUM_CONSTANT_DECL}
+
+
+@functools.cache
 def _layout(struct: str) -> dict[str, tuple[int, Any, int]]:
-    """{field: (byte offset, ctypes type, array length or 0)} of a struct of the header."""
+    """{field: (byte offset, ctypes type, array length or 0)} of a struct of the header;
+    a nested struct's fields are named ``outer.inner``."""
     decl = next(c for c in _header().cursor.get_children()
                 if c.kind == K.STRUCT_DECL and c.spelling == struct and c.is_definition())
+    return _fields(decl.type, 0, "")
+
+
+def _fields(record: Type, base: int, prefix: str) -> dict[str, tuple[int, Any, int]]:
     fields = {}
-    for f in decl.type.get_fields():
+    for f in record.get_fields():
         t = f.type.get_canonical()
+        offset = base + record.get_offset(f.spelling) // 8
+        if t.kind == TypeKind.RECORD:
+            fields.update(_fields(t, offset, f"{prefix}{f.spelling}."))
+            continue
         count = t.get_array_size() if t.kind == TypeKind.CONSTANTARRAY else 0
         elem = t.element_type.get_canonical() if count else t
         ctype = ctypes.c_char if elem.kind in (TypeKind.CHAR_S, TypeKind.CHAR_U) \
             else ctypes.c_size_t if elem.kind == TypeKind.ULONG else _ctype(elem)
-        fields[f.spelling] = (decl.type.get_offset(f.spelling) // 8, ctype, count)
+        fields[prefix + f.spelling] = (offset, ctype, count)
     return fields
+
+
+def read_struct(struct: str, address: int) -> dict[str, Any]:
+    """The scalar fields of the C struct ``struct`` at ``address``, by name (a nested
+    struct's as ``outer.inner``); arrays are left out."""
+    return {name: ctype.from_address(address + off).value
+            for name, (off, ctype, count) in _layout(struct).items() if not count}
 
 
 def write_struct(struct: str, address: int, values: dict[str, Any]) -> None:

@@ -27,7 +27,7 @@ import numpy as np
 
 from gpusim.errors import HipError, error_string, hipError_t
 from gpusim.occupancy_model import hipapi as hip_occupancy
-from gpusim.runtime import pointers, streams
+from gpusim.runtime import mempool, pointers, streams
 from gpusim.runtime.copies import hipMemcpyKind, submit_copy, submit_memset
 from gpusim.runtime.darray import DeviceArray
 from gpusim.runtime.darray_views import like_strides
@@ -133,14 +133,17 @@ def hipGetDeviceProperties(ordinal: int | None = None) -> hipDeviceProp_t:
 
 @hip_api
 def hipDeviceSynchronize() -> None:
-    """Block the host until all work queued on the current device has finished."""
+    """Block the host until all work queued on the current device has finished; its
+    memory pools then keep at most their release threshold of freed memory."""
     streams.synchronize_device()
+    mempool.release_freed(get_system().current_ordinal)
 
 
 @hip_api
 def hipDeviceReset() -> None:
     """Finish queued work, then free every buffer of the current device."""
     streams.synchronize_device()
+    mempool.reset_device(get_system().current_ordinal)
     current_device().memory.release_all(origin="hipDeviceReset")
 
 
@@ -193,8 +196,15 @@ def hipFree(ptr: DevicePointer | DeviceArray | int | None) -> None:
             hipError_t.hipErrorInvalidValue,
             f"hipFree: {int(ptr):#x} is not a device address of this system",
         )
-    # hipFree synchronises the device first: queued work may still use the buffer.
+    # hipFree synchronises the device first: queued work may still use the buffer. As
+    # ROCm's, that synchronisation trims the memory pools, and a block of a pool
+    # (hipMallocAsync) goes back to its pool, free for any stream.
     streams.synchronize_device(device.ordinal)
+    mempool.release_freed(device.ordinal)
+    pool = mempool.pool_of(int(ptr))
+    if pool is not None:
+        pool.free(int(ptr), None, origin="hipFree")
+        return
     device.memory.free(int(ptr), origin="hipFree")
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpusim.errors import HipError, hipError_t
-from gpusim.runtime import streams
+from gpusim.runtime import mempool, streams
 from gpusim.runtime.api import hip_api
 from gpusim.runtime.copies import submit_copy, submit_memset
 from gpusim.runtime.scheduler import Op, Stream
@@ -111,8 +111,10 @@ def hipStreamDestroy(stream: Stream) -> None:
 
 @hip_api
 def hipStreamSynchronize(stream: Any = None) -> None:
-    """Block the host until all work queued on ``stream`` has finished."""
+    """Block the host until all work queued on ``stream`` has finished; the memory
+    pools of its device then keep at most their release threshold of freed memory."""
     streams.synchronize_stream(stream)
+    mempool.release_freed(streams.resolve_stream(stream).device)
 
 
 def _poll(op: Op | None, scheduler: Any) -> hipError_t:
@@ -138,8 +140,9 @@ def hipStreamWaitEvent(stream: Any, event: Event, flags: int = 0) -> None:
     """Work queued on ``stream`` after this call waits for ``event``'s latest record."""
     _check_event(event, "hipStreamWaitEvent")
     if event.op is not None:
-        streams.enqueue(stream, lambda: None, name="hipStreamWaitEvent", kind="event",
-                        waits=[event.op])
+        op = streams.enqueue(stream, lambda: None, name="hipStreamWaitEvent", kind="event",
+                             waits=[event.op])
+        mempool.follow_event(event.op.stream, op.stream)
 
 
 @hip_api
@@ -199,6 +202,7 @@ def hipEventSynchronize(event: Event) -> None:
     _check_event(event, "hipEventSynchronize")
     if event.op is not None:
         event.op.stream.scheduler.wait_host(event.op)
+        mempool.release_freed(event.op.stream.device)
 
 
 @hip_api

@@ -30,7 +30,12 @@ SUFFIXES = (".cu", ".cuh", ".cpp", ".h", ".hpp")
 # Common/helper_cuda.h declares checkCudaErrors and findCudaDevice only under the include
 # guards of CUDA's own headers (driver_types.h, cuda_runtime.h), which hipify leaves as
 # they are and HIP's headers do not define: a port defines them on the command line.
-HELPER_FLAGS = ["-D__DRIVER_TYPES_H__", "-D__CUDA_RUNTIME_H__"]
+#
+# CUDART_VERSION is the CUDA runtime's version macro (cuda_runtime_api.h): HIP has none and
+# HIPIFY maps none, so samples that branch on it (``#if CUDART_VERSION >= 2020``) take their
+# oldest, long-dead branch unless the port defines it. 13000 is CUDA 13.0, the toolkit the
+# corpus's snapshot (c94ff366, SOURCES.md) targets.
+HELPER_FLAGS = ["-D__DRIVER_TYPES_H__", "-D__CUDA_RUNTIME_H__", "-DCUDART_VERSION=13000"]
 
 
 def programs() -> list[dict]:

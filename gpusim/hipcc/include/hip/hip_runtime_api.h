@@ -61,23 +61,25 @@ enum hipMemoryAdvise {
   hipMemAdviseSetPreferredLocation = 3, hipMemAdviseUnsetPreferredLocation = 4,
   hipMemAdviseSetAccessedBy = 5, hipMemAdviseUnsetAccessedBy = 6
 };
+// Values as ROCm's hip_runtime_api.h numbers them (ROCm/HIP rocm-6.2.0, 50ec90c; the same
+// at c5e11fc), counted from hipDeviceAttributeCudaCompatibleBegin = 0.
 enum hipDeviceAttribute_t {
-  hipDeviceAttributeMaxThreadsPerBlock = 56, hipDeviceAttributeMaxBlockDimX = 26,
-  hipDeviceAttributeMaxBlockDimY = 27, hipDeviceAttributeMaxBlockDimZ = 28,
-  hipDeviceAttributeMaxGridDimX = 29, hipDeviceAttributeMaxGridDimY = 30,
-  hipDeviceAttributeMaxGridDimZ = 31, hipDeviceAttributeMaxSharedMemoryPerBlock = 74,
-  hipDeviceAttributeWarpSize = 87, hipDeviceAttributeMultiprocessorCount = 63,
-  hipDeviceAttributeClockRate = 5, hipDeviceAttributeMemoryClockRate = 60,
-  hipDeviceAttributeMemoryBusWidth = 59, hipDeviceAttributeL2CacheSize = 38,
-  hipDeviceAttributeMaxThreadsPerMultiProcessor = 57,
-  hipDeviceAttributeComputeCapabilityMajor = 23,
-  hipDeviceAttributeComputeCapabilityMinor = 61, hipDeviceAttributeTotalConstantMemory = 86,
-  hipDeviceAttributeMaxRegistersPerBlock = 71, hipDeviceAttributeConcurrentKernels = 16,
-  hipDeviceAttributeManagedMemory = 47, hipDeviceAttributeCooperativeLaunch = 12,
-  hipDeviceAttributeIntegrated = 35, hipDeviceAttributeCanMapHostMemory = 8,
-  hipDeviceAttributePciBusId = 66, hipDeviceAttributePciDeviceId = 67,
-  hipDeviceAttributeComputeMode = 6, hipDeviceAttributeAsyncEngineCount = 2,
-  hipDeviceAttributeComputePreemptionSupported = 7, hipDeviceAttributeKernelExecTimeout = 18
+  hipDeviceAttributeAsyncEngineCount = 2, hipDeviceAttributeCanMapHostMemory = 3,
+  hipDeviceAttributeClockRate = 5, hipDeviceAttributeComputeMode = 6,
+  hipDeviceAttributeComputePreemptionSupported = 7, hipDeviceAttributeConcurrentKernels = 8,
+  hipDeviceAttributeCooperativeLaunch = 10, hipDeviceAttributeIntegrated = 16,
+  hipDeviceAttributeKernelExecTimeout = 18, hipDeviceAttributeL2CacheSize = 19,
+  hipDeviceAttributeComputeCapabilityMajor = 23, hipDeviceAttributeManagedMemory = 24,
+  hipDeviceAttributeMaxBlockDimX = 26, hipDeviceAttributeMaxBlockDimY = 27,
+  hipDeviceAttributeMaxBlockDimZ = 28, hipDeviceAttributeMaxGridDimX = 29,
+  hipDeviceAttributeMaxGridDimY = 30, hipDeviceAttributeMaxGridDimZ = 31,
+  hipDeviceAttributeMaxThreadsPerBlock = 56,
+  hipDeviceAttributeMaxThreadsPerMultiProcessor = 57, hipDeviceAttributeMemoryBusWidth = 59,
+  hipDeviceAttributeMemoryClockRate = 60, hipDeviceAttributeComputeCapabilityMinor = 61,
+  hipDeviceAttributeMultiprocessorCount = 63, hipDeviceAttributePciBusId = 67,
+  hipDeviceAttributePciDeviceId = 68, hipDeviceAttributeMaxRegistersPerBlock = 71,
+  hipDeviceAttributeMaxSharedMemoryPerBlock = 74, hipDeviceAttributeTotalConstantMemory = 83,
+  hipDeviceAttributeWarpSize = 87, hipDeviceAttributeMemoryPoolsSupported = 88
 };
 
 // Fields as in ROCm's hipDeviceProp_t (the ones gpusim models); see hipGetDeviceProperties.
@@ -170,6 +172,42 @@ enum hipFunction_attribute {
   HIP_FUNC_ATTRIBUTE_BINARY_VERSION = 6, HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA = 7,
   HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
   HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT = 9, HIP_FUNC_ATTRIBUTE_MAX = 10
+};
+
+// ---- the stream-ordered allocator: memory pools (hipMallocAsync). Types and values as
+// ROCm's hip_runtime_api.h declares them (ROCm/HIP c5e11fc); access, export and import
+// of pools are not modelled, so not declared.
+typedef struct ihipMemPoolHandle_t* hipMemPool_t;
+enum hipMemPoolAttr {
+  hipMemPoolReuseFollowEventDependencies = 0x1,    // int: reuse across hipStreamWaitEvent
+  hipMemPoolReuseAllowOpportunistic = 0x2,         // int: reuse frees that completed
+  hipMemPoolReuseAllowInternalDependencies = 0x3,  // int
+  hipMemPoolAttrReleaseThreshold = 0x4,            // uint64_t: freed bytes kept at a sync
+  hipMemPoolAttrReservedMemCurrent = 0x5,          // uint64_t, get only
+  hipMemPoolAttrReservedMemHigh = 0x6,             // uint64_t, set to 0 only
+  hipMemPoolAttrUsedMemCurrent = 0x7,              // uint64_t, get only
+  hipMemPoolAttrUsedMemHigh = 0x8                  // uint64_t, set to 0 only
+};
+enum hipMemLocationType { hipMemLocationTypeInvalid = 0, hipMemLocationTypeDevice = 1 };
+struct hipMemLocation {
+  hipMemLocationType type;
+  int id;
+};
+enum hipMemAllocationType {
+  hipMemAllocationTypeInvalid = 0x0, hipMemAllocationTypePinned = 0x1,
+  hipMemAllocationTypeMax = 0x7FFFFFFF
+};
+enum hipMemAllocationHandleType {
+  hipMemHandleTypeNone = 0x0, hipMemHandleTypePosixFileDescriptor = 0x1,
+  hipMemHandleTypeWin32 = 0x2, hipMemHandleTypeWin32Kmt = 0x4
+};
+struct hipMemPoolProps {
+  hipMemAllocationType allocType;
+  hipMemAllocationHandleType handleTypes;
+  hipMemLocation location;
+  void* win32SecurityAttributes;
+  size_t maxSize;
+  unsigned char reserved[56];
 };
 
 typedef void (*hipHostFn_t)(void* userData);
@@ -276,6 +314,19 @@ hipError_t hipMemcpyPeerAsync(void* dst, int dstDeviceId, const void* src, int s
 hipError_t hipMemset(void* dst, int value, size_t sizeBytes);
 hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes, hipStream_t stream);
 hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count);
+// ---- the stream-ordered allocator
+hipError_t hipMallocAsync(void** dev_ptr, size_t size, hipStream_t stream);
+hipError_t hipFreeAsync(void* dev_ptr, hipStream_t stream);
+hipError_t hipMallocFromPoolAsync(void** dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                  hipStream_t stream);
+hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t* mem_pool, int device);
+hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool);
+hipError_t hipDeviceGetMemPool(hipMemPool_t* mem_pool, int device);
+hipError_t hipMemPoolCreate(hipMemPool_t* mem_pool, const hipMemPoolProps* pool_props);
+hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool);
+hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold);
+hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void* value);
+hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void* value);
 hipError_t hipMemcpyToSymbol(const void* symbol, const void* src, size_t sizeBytes,
                              size_t offset, hipMemcpyKind kind);
 hipError_t hipMemcpyToSymbolAsync(const void* symbol, const void* src, size_t sizeBytes,
@@ -373,6 +424,21 @@ template <class T> inline hipError_t hipMallocPitch(T** ptr, size_t* pitch, size
 template <class T> inline hipError_t hipHostGetDevicePointer(T** dev, void* host,
                                                              unsigned int flags) {
   return hipHostGetDevicePointer(reinterpret_cast<void**>(dev), host, flags);
+}
+inline hipError_t hipMallocAsync(void** ptr, size_t size, hipMemPool_t pool, hipStream_t s) {
+  return hipMallocFromPoolAsync(ptr, size, pool, s);
+}
+template <class T> inline hipError_t hipMallocAsync(T** ptr, size_t size, hipMemPool_t pool,
+                                                    hipStream_t stream) {
+  return hipMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, pool, stream);
+}
+template <class T> inline hipError_t hipMallocAsync(T** ptr, size_t size, hipStream_t stream) {
+  return hipMallocAsync(reinterpret_cast<void**>(ptr), size, stream);
+}
+template <class T> inline hipError_t hipMallocFromPoolAsync(T** ptr, size_t size,
+                                                            hipMemPool_t pool,
+                                                            hipStream_t stream) {
+  return hipMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, pool, stream);
 }
 inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t n, hipMemcpyKind kind) {
   return hipMemcpyAsync(dst, src, n, kind, nullptr);
