@@ -107,7 +107,8 @@ def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tu
     if code == FAULT_ASSERT and site.raises is not None:  # the kernel's own `raise`
         return raised_exception(site.raises, unflatten(t, block), unflatten(b, grid))
     if code == FAULT_ASSERT:
-        msg = f"kernel '{ck.name}': assertion failed at {where} in {thread}.{src}"
+        told = f": {site.what}" if site.what != "assert" else ""  # assert's own message
+        msg = f"kernel '{ck.name}': assertion failed at {where} in {thread}{told}.{src}"
         return HipError(hipError_t.hipErrorAssert, msg)
     return HipError(hipError_t.hipErrorLaunchFailure,
                     f"kernel '{ck.name}' stopped with fault code {code} at {where}")

@@ -712,6 +712,15 @@ class DeviceTranslator(StmtTranslator):
 
     def expr_stmt(self, c: Cursor) -> None:
         s = strip(c)
+        failed = _assert_fail(s)
+        if failed is not None:  # assert(cond): the kernel language's device-side assert
+            test, text = children(s)[0], strip(children(failed)[1])
+            self.check_sequencing(test)
+            # glibc's first argument is the condition as written (#e); ROCm prints it so
+            told = f"Device-side assertion `{_c_string(text.spelling)}' failed" \
+                if text.kind == K.STRING_LITERAL else "Device-side assertion failed"
+            self.out.line(f"assert {self.expr(test)}, {told!r}", s.location.line)
+            return
         if s.kind == K.CALL_EXPR and s.spelling == "operator=":
             self.check_sequencing(s, statement=True)
             kids = children(s)
@@ -1113,6 +1122,15 @@ def _c_string(spelling: str) -> str:
     """The text of a C string literal (adjacent literals joined, C's escapes)."""
     parts = re.findall(r'"((?:[^"\\]|\\.)*)"', spelling)
     return "".join(ast.literal_eval('"' + p + '"') for p in parts)
+
+
+def _assert_fail(s: Cursor) -> Cursor | None:
+    """The ``__assert_fail(...)`` call of glibc's ``assert(e)``, which expands to
+    ``static_cast<bool>(e) ? void(0) : __assert_fail("e", __FILE__, __LINE__, ...)``."""
+    if s.kind != K.CONDITIONAL_OPERATOR:
+        return None
+    call = strip(children(s)[-1])
+    return call if call.kind == K.CALL_EXPR and call.spelling == "__assert_fail" else None
 
 
 def _stateless(t) -> bool:

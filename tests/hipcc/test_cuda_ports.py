@@ -217,3 +217,52 @@ def test_reading_the_cycle_counter_is_refused_with_what_to_use(fn, fresh_system)
     with pytest.raises(hipcc.UnsupportedCpp, match="no cycle counter") as err:
         hipcc.compile(src).get_kernel("k")
     assert str(err.value).startswith("line 2") and "hipEventElapsedTime" in str(err.value)
+
+
+_ASSERTING = r"""
+#include <cassert>
+#include <cstdio>
+__global__ void k(int* a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  assert(i < n);
+  a[i] = 2 * i;
+}
+int main(int argc, char** argv) {
+  int n = atoi(argv[1]), h[64];
+  int* a; hipMalloc(&a, 64 * sizeof(int));
+  k<<<2, 32>>>(a, n);
+  hipError_t e = hipDeviceSynchronize();
+  hipMemcpy(h, a, sizeof h, hipMemcpyDeviceToHost);
+  printf("%s %d\n", hipGetErrorString(e), h[63]);
+  return 0;
+}
+"""
+
+
+def test_a_device_assert_that_holds_changes_nothing(capsys, fresh_system):
+    assert hipcc.compile(_ASSERTING).run(["64"]) == 0
+    assert capsys.readouterr().out == "no error 126\n"
+
+
+def test_a_failed_device_assert_aborts_the_program_as_rocm_does(capsys, fresh_system):
+    # ROCm prints "file:line: ... Device-side assertion `cond' failed." and the runtime
+    # aborts the process (HSA_STATUS_ERROR_EXCEPTION); CUDA would return cudaErrorAssert
+    assert hipcc.compile(_ASSERTING).run(["60"]) == 134
+    out, err = capsys.readouterr()
+    assert out == ""  # main never got past the synchronisation
+    assert "hipErrorAssert" in err and "hip_cell.hip:6" in err
+    assert "Device-side assertion `i < n' failed" in err
+    assert "blockIdx=(1, 0, 0)" in err  # threads 60-63 are in the second block
+
+
+def test_a_python_kernels_assert_message_is_reported(fresh_system):
+    @hip.jit
+    def k(a):
+        i = hip.grid(1)
+        assert a[i] >= 0, "inputs must not be negative"
+        a[i] += 1
+
+    x = hip.to_device(np.array([3, 1, -2, 5], np.int32))
+    k[1, 4](x)
+    with pytest.raises(gpusim.errors.HipError, match="threadIdx=.2, 0, 0.* inputs must not"):
+        hip.synchronize()  # the launch is asynchronous: its fault is told here

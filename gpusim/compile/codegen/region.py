@@ -191,7 +191,10 @@ class RegionWriter:
             if depth:
                 out.line("break")
         elif isinstance(s, ast.Assert):
-            site = self.kir.add_site(s, "assert")
+            # `assert ok, "message"`: a constant message is kept for the fault report
+            msg = s.msg.value if isinstance(s.msg, ast.Constant) and \
+                isinstance(s.msg.value, str) else "assert"
+            site = self.kir.add_site(s, msg)
             gen.used.update({"KernelFaultError", "FAULT_ASSERT"})
             out.line(f"if not ({expr_source(gen, s.test)}):")
             out.line(f"    raise _KernelFaultError(_FAULT_ASSERT, {site}, _b, _t, 0, 0)")

@@ -125,6 +125,11 @@ __device__ long long clock64();
 __device__ long long wall_clock64();
 __device__ int clock();
 __device__ int printf(const char*, ...);
+// assert() in device code: glibc's macro calls __assert_fail, which HIP declares for the
+// device too (amd_device_functions.h); on the GPU a failed assert prints its message and
+// traps, and ROCm's runtime then aborts the process.
+extern "C" __device__ void __assert_fail(const char* assertion, const char* file,
+                                         unsigned int line, const char* function);
 #else  // the host compiler: attributes vanish, a launch is a call of the kernel's stub
 #define __global__
 #define __device__
