@@ -55,6 +55,10 @@ MATH = {**_MATH, **{name + "f": fn for name, fn in _MATH.items()}}
 ATOMICS = {"atomicAdd": "add", "atomicSub": "sub", "atomicMax": "max", "atomicMin": "min",
            "atomicExch": "exch", "atomicAnd": "and_", "atomicOr": "or_", "atomicXor": "xor",
            "atomicInc": "inc", "atomicDec": "dec", "atomicCAS": "cas"}
+# atomicAdd_system ...: the same operation at system scope. gpusim's host, peers and
+# device see one memory, so only the name differs.
+ATOMICS |= {f"{name}_system": op for name, op in ATOMICS.items()
+            if name not in ("atomicInc", "atomicDec")}
 
 # Position built-ins: threadIdx.x -> hip.threadIdx.x
 POSITION = {"threadIdx", "blockIdx", "blockDim", "gridDim"}

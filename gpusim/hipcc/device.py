@@ -49,9 +49,10 @@ from clang.cindex import Cursor, CursorKind, TypeKind
 
 from gpusim.hipcc import builtins as bi
 from gpusim.hipcc import ctypes_map as ct
+from gpusim.hipcc import textures
 from gpusim.hipcc.clangast import children, operator, strip, template_value
 from gpusim.hipcc.exprs import _PREC, py_name
-from gpusim.hipcc.stmts import StmtTranslator, has_side_effects
+from gpusim.hipcc.stmts import _STEPS, StmtTranslator, has_side_effects
 
 K = CursorKind
 _NOT_VALUES = (K.TYPE_REF, K.TEMPLATE_REF, K.NAMESPACE_REF, K.CUDASHARED_ATTR,
@@ -148,12 +149,15 @@ class DeviceTranslator(StmtTranslator):
         self.bound: dict[Cursor, str] = {}  # an inlined lambda's parameters -> arguments
         self.result = None  # the function's C result type
         self.name = ""
+        self.textures: dict[str, tuple[str, str]] = {}  # texture object -> its two arrays
 
     def function(self, fn: Cursor, name: str, kernel: bool) -> list[tuple[str, str]]:
         """Emit the function; return its parameters as (kind, dtype) for the launcher:
         kind "array" (a pointer), "scalar", or "struct" (fields)."""
         params, spec = [], []
         self.name = name
+        body = next(k for k in children(fn) if k.kind == K.COMPOUND_STMT)
+        moved = _moved_pointers(body) if kernel else set()
         for p in fn.get_arguments():
             pname = py_name(p.spelling)
             group = _group_type(p.type)
@@ -161,6 +165,10 @@ class DeviceTranslator(StmtTranslator):
                 if kernel or not ct.strip_reference(p.type).is_const_qualified():
                     self.fail(p, f"a reference parameter (`{p.type.spelling}`)",
                               "a pointer parameter: float* out, and out[0] = ... inside")
+            if textures.is_texture(p.type):  # hipTextureObject_t: texels and descriptor
+                params += textures.parameter(self, p, pname, kernel)
+                spec.append(("texture", ""))
+                continue
             if ct.is_pointer(p.type):
                 lay = ct.layout(ct.pointee(p.type))
                 if lay is None and ct.is_record(ct.pointee(p.type)):
@@ -168,7 +176,10 @@ class DeviceTranslator(StmtTranslator):
                               "whose fields are not all one scalar type",
                               "a struct whose fields all have one type (float x, y, z;), "
                               "or one array per field")
-                self.ptrs[p.spelling] = (pname, None if kernel else pname + "_off")
+                # a kernel's pointer starts where the launch points it: an offset variable
+                # only if the kernel moves it (`p += n`); a device function's always has one
+                moves = not kernel or p.spelling in moved
+                self.ptrs[p.spelling] = (pname, pname + "_off" if moves else None)
                 params += [pname] if kernel else [pname, pname + "_off"]
                 spec.append(("array", lay[0] if lay else "uint8"))
             elif ct.dtype_name(ct.strip_reference(p.type)):
@@ -204,7 +215,9 @@ class DeviceTranslator(StmtTranslator):
         params += [f"__g_{v}" for v in self.device_vars]
         self.out.line("@hip.jit" if kernel else "@hip.jit(device=True)", line)
         self.out.line(f"def {name}({', '.join(params)}):", line)
-        body = next(k for k in children(fn) if k.kind == K.COMPOUND_STMT)
+        for p in sorted(moved & set(self.ptrs)):
+            self.out.line(f"    {self.ptrs[p][1]} = 0  # `{p}` moves: it starts at element 0",
+                          line)
         self.body(body)
         return spec
 
@@ -802,6 +815,8 @@ class DeviceTranslator(StmtTranslator):
         args = [a for a in children(c)[1:] if a.location.file is not None]  # no defaults
         if name == "operator=":
             self.fail(c, "a struct assignment used as a number", "a separate statement")
+        if textures.is_fetch(c):  # tex2D<float>(obj, x, y)
+            return textures.call(self, c, args)
         if name == "operator()" and _lambda_call(_object_type(c)) is not None:
             return self.lambda_call(c)
         group = self.group_call(c)
@@ -854,7 +869,9 @@ class DeviceTranslator(StmtTranslator):
             texts = []
             for a, p in zip(args, params, strict=False):
                 pt = ct.strip_reference(p.type)
-                if ct.is_pointer(pt):
+                if textures.is_texture(pt):
+                    texts += textures.argument(self, a)
+                elif ct.is_pointer(pt):
                     base, off = self.pointer(a)
                     texts += [base, off or "0"]
                 elif _group_type(pt) is not None:
@@ -1122,6 +1139,24 @@ def _c_string(spelling: str) -> str:
     """The text of a C string literal (adjacent literals joined, C's escapes)."""
     parts = re.findall(r'"((?:[^"\\]|\\.)*)"', spelling)
     return "".join(ast.literal_eval('"' + p + '"') for p in parts)
+
+
+def _moved_pointers(body: Cursor) -> set[str]:
+    """Names of the parameters a function body assigns or steps (``p = p + n``,
+    ``p += n``, ``p++``): the pointers among them need an offset variable."""
+    moved = set()
+    for node in body.walk_preorder():
+        if node.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and \
+                operator(node).endswith("=") and operator(node) not in ("==", "!=", "<=", ">="):
+            target = strip(children(node)[0])
+        elif node.kind == K.UNARY_OPERATOR and operator(node) in _STEPS:
+            target = strip(children(node)[0])
+        else:
+            continue
+        ref = target.referenced if target.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.PARM_DECL:
+            moved.add(ref.spelling)
+    return moved
 
 
 def _assert_fail(s: Cursor) -> Cursor | None:

@@ -17,6 +17,8 @@ from gpusim.devices.spec import DeviceSpec
 from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.hip import DeviceArray, DevicePointer, Kernel
 from gpusim.hipcc.lines import cpp_findings, to_cpp
+from gpusim.hipcc.texfetch import SLOTS
+from gpusim.hipcc.textures import kernel_values
 from gpusim.runtime.pointers import resolve_device
 
 
@@ -44,6 +46,8 @@ class CppKernel(Kernel):
         for param, arg in zip(self.params, args, strict=True):
             if param[1] == "struct":
                 out += _fields(self.cpp_name, param, arg)
+            elif param[1] == "texture":  # hipTextureObject_t: its texels and descriptor
+                out += kernel_values(self.cpp_name, param[0], arg)
             else:
                 out.append(_convert(self.cpp_name, param, arg))
         return tuple(out)
@@ -97,6 +101,8 @@ class CppKernel(Kernel):
                 out.append(np.zeros(1, spec))
             elif kind == "scalar":
                 out.append(np.dtype(spec).type(0))
+            elif kind == "texture":
+                out += [np.zeros(1, np.float32), np.zeros(len(SLOTS), np.float64)]
             else:
                 out += [np.dtype(d).type(0) for _, d in spec]
         return (*out, *(np.zeros(1, d) for d in self.hidden))

@@ -321,7 +321,9 @@ def kernel_arguments(kernel: Any, args: int) -> tuple:
         if at is None:  # an unnamed parameter: the kernel cannot read it
             values.append(0 if kind != "array" else 0)
             continue
-        if kind == "array":
+        if kind == "texture":  # a hipTextureObject_t: the handle (textures.kernel_values)
+            values.append(ctypes.c_void_p.from_address(at).value or 0)
+        elif kind == "array":
             values.append(hostapi.kernel_pointer(ctypes.c_void_p.from_address(at).value or 0,
                                                  np.dtype(spec), where))
         elif kind == "scalar":
@@ -359,7 +361,7 @@ def launch_params(kernel: Any, params: int, extra: int) -> tuple:
                        "HIP_LAUNCH_PARAM_BUFFER_POINTER and HIP_LAUNCH_PARAM_BUFFER_SIZE")
     offsets, off = [], 0
     for _, kind, spec in kernel.params:
-        dtype = np.dtype("uint64") if kind == "array" else np.dtype(spec) \
+        dtype = np.dtype("uint64") if kind in ("array", "texture") else np.dtype(spec) \
             if kind == "scalar" else np.dtype([(f, d) for f, d in spec], align=True)
         off = -(-off // dtype.alignment) * dtype.alignment
         offsets.append(buffer + off)

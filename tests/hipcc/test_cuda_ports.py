@@ -266,3 +266,54 @@ def test_a_python_kernels_assert_message_is_reported(fresh_system):
     k[1, 4](x)
     with pytest.raises(gpusim.errors.HipError, match="threadIdx=.2, 0, 0.* inputs must not"):
         hip.synchronize()  # the launch is asynchronous: its fault is told here
+
+
+def test_system_scope_atomics_are_hips_nine(fresh_system):
+    mod = hipcc.compile("""
+    __global__ void k(int* a, unsigned* u, unsigned* old) {
+      int t = threadIdx.x;
+      atomicAdd_system(&a[0], 3); atomicSub_system(&a[1], 2); atomicMax_system(&a[2], t);
+      atomicMin_system(&a[3], -t); atomicOr_system(&a[4], 1 << (t % 31));
+      atomicAnd_system(&a[5], ~(1 << (t % 31))); atomicXor_system(&a[6], t);
+      old[t] = atomicCAS_system(&u[0], 0u, (unsigned)t + 1); atomicExch_system(&u[1], 7u);
+    }""")
+    a = hip.to_device(np.array([0, 0, -1, 0, 0, -1, 0], np.int32))
+    u = hip.to_device(np.zeros(2, np.uint32))
+    old = hip.device_array(64, np.uint32)
+    mod.get_kernel("k")[1, 64](a, u, old)
+    t = np.arange(64)
+    xor = 0
+    for v in t.tolist():
+        xor ^= v
+    bits = np.bitwise_or.reduce(1 << (t % 31))
+    assert a.copy_to_host().tolist() == [192, -128, 63, -63, bits, ~bits, xor]
+    # compare-and-swap from 0: exactly one thread finds 0 and stores its t + 1, every
+    # other thread finds that value
+    old, (swapped, exch) = old.copy_to_host(), u.copy_to_host()
+    (winner,) = np.flatnonzero(old == 0)
+    assert swapped == winner + 1 and (np.delete(old, winner) == swapped).all() and exch == 7
+
+
+def test_hip_has_no_system_scope_inc_or_dec(fresh_system):
+    src = "__global__ void k(unsigned* u) {\n  atomicInc_system(u, 17u);\n}\n"
+    with pytest.raises(hipcc.ClangError, match="atomicInc_system"):
+        hipcc.compile(src)
+
+
+def test_a_kernel_moves_its_pointer_parameters(fresh_system):
+    # SobolQRNG's `d_directions = d_directions + n * blockIdx.y`, and the other spellings
+    mod = hipcc.compile(r"""
+    __global__ void k(const float* in, float* out, int n) {
+      in = in + n * blockIdx.x;
+      out += n * blockIdx.x;
+      for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = 2.0f * in[i];
+      __syncthreads();
+      out++;
+      if (threadIdx.x == 0) *out = -1.0f;
+    }""")
+    x = np.arange(64, dtype=np.float32)
+    out = hip.to_device(np.zeros(64, np.float32))
+    mod.get_kernel("k")[4, 8](hip.to_device(x), out, 16)
+    want = 2 * x
+    want[1::16] = -1  # element 1 of each block's 16
+    np.testing.assert_array_equal(out.copy_to_host(), want)

@@ -17,9 +17,11 @@ import cuda_run  # noqa: E402
 import samples  # noqa: E402  (tests/hipcc/samples.py, put on the path by cuda_run)
 
 PROGRAMS = cuda_run.programs()
-# The goal is the AMD samples' rule, nine in ten (len(PROGRAMS) // 10 known failures);
-# this holds today's line until the reasons in the manifest are fixed.
-MOST_KNOWN_FAILURES = 10
+# The goal is the AMD samples' rule, nine in ten, counted over the programs that run on an
+# AMD GPU as written: those marked by_design (a CUDA-only header, PTX, 32-bit masks, a
+# device assert returned as an error) fail on ROCm too. This holds today's line until the
+# reasons in the manifest are fixed.
+MOST_GPUSIM_FAILURES = 1
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +35,14 @@ def test_cuda_sample_program(prog, results):
 
 
 def test_no_more_programs_fail_than_the_readme_says():
-    known = [p["name"] for p in PROGRAMS if p.get("known_failure")]
-    assert len(known) <= MOST_KNOWN_FAILURES, f"{len(known)} of {len(PROGRAMS)} do not run"
+    portable = [p for p in PROGRAMS if not p.get("by_design")]
+    known = [p["name"] for p in portable if p.get("known_failure")]
+    assert len(known) <= MOST_GPUSIM_FAILURES, \
+        f"{len(known)} of the {len(portable)} programs that run on ROCm do not run: {known}"
+
+
+def test_only_a_program_that_fails_is_by_design():
+    assert all(p.get("known_failure") for p in PROGRAMS if p.get("by_design"))
 
 
 def test_readme_lists_every_program_that_does_not_run():

@@ -74,6 +74,16 @@ __GPUSIM_ATOMIC(atomicAdd) __GPUSIM_ATOMIC(atomicSub) __GPUSIM_ATOMIC(atomicMax)
 __GPUSIM_ATOMIC(atomicMin) __GPUSIM_ATOMIC(atomicExch) __GPUSIM_ATOMIC(atomicAnd)
 __GPUSIM_ATOMIC(atomicOr) __GPUSIM_ATOMIC(atomicXor) __GPUSIM_ATOMIC(atomicInc)
 __GPUSIM_ATOMIC(atomicDec)
+// System scope (amd_hip_atomic.h): coherent with the host and peer GPUs as well; HIP has
+// no atomicInc_system / atomicDec_system.
+__GPUSIM_ATOMIC(atomicAdd_system) __GPUSIM_ATOMIC(atomicSub_system)
+__GPUSIM_ATOMIC(atomicMax_system) __GPUSIM_ATOMIC(atomicMin_system)
+__GPUSIM_ATOMIC(atomicExch_system) __GPUSIM_ATOMIC(atomicAnd_system)
+__GPUSIM_ATOMIC(atomicOr_system) __GPUSIM_ATOMIC(atomicXor_system)
+__device__ int atomicCAS_system(int*, int, int);
+__device__ unsigned atomicCAS_system(unsigned*, unsigned, unsigned);
+__device__ unsigned long long atomicCAS_system(unsigned long long*, unsigned long long,
+                                               unsigned long long);
 __device__ int atomicCAS(int*, int, int);
 __device__ unsigned atomicCAS(unsigned*, unsigned, unsigned);
 __device__ unsigned long long atomicCAS(unsigned long long*, unsigned long long,
@@ -148,3 +158,4 @@ extern "C" int __gpusim_configure(dim3 grid, dim3 block, size_t shared = 0,
 // ---- gpusim: what a kernel's host stub calls (shim.cpp)
 extern "C" hipError_t __gpusim_launch_stub(const char* kernel, void** args);
 #endif
+#include <hip/texture_fetch_functions.h>

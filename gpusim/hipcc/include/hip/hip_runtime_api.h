@@ -61,6 +61,7 @@ enum hipMemoryAdvise {
   hipMemAdviseSetPreferredLocation = 3, hipMemAdviseUnsetPreferredLocation = 4,
   hipMemAdviseSetAccessedBy = 5, hipMemAdviseUnsetAccessedBy = 6
 };
+#include <hip/texture_types.h>  // arrays, resource and texture descriptors
 // Values as ROCm's hip_runtime_api.h numbers them (ROCm/HIP rocm-6.2.0, 50ec90c; the same
 // at c5e11fc), counted from hipDeviceAttributeCudaCompatibleBegin = 0.
 enum hipDeviceAttribute_t {
@@ -79,7 +80,9 @@ enum hipDeviceAttribute_t {
   hipDeviceAttributeMultiprocessorCount = 63, hipDeviceAttributePciBusId = 67,
   hipDeviceAttributePciDeviceId = 68, hipDeviceAttributeMaxRegistersPerBlock = 71,
   hipDeviceAttributeMaxSharedMemoryPerBlock = 74, hipDeviceAttributeTotalConstantMemory = 83,
-  hipDeviceAttributeWarpSize = 87, hipDeviceAttributeMemoryPoolsSupported = 88
+  hipDeviceAttributeWarpSize = 87, hipDeviceAttributeMemoryPoolsSupported = 88,
+  // ROCm's AMD-specific attributes count from hipDeviceAttributeAmdSpecificBegin = 10000
+  hipDeviceAttributeImageSupport = 10014
 };
 
 // Fields as in ROCm's hipDeviceProp_t (the ones gpusim models); see hipGetDeviceProperties.
@@ -388,6 +391,35 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int* gridSize, int* blockSize
 hipError_t __gpusim_launch(const char* kernel, const void* stub, void** args,
                            const dim3* grid, const dim3* block, size_t shared,
                            hipStream_t stream);
+// ---- arrays and texture objects (gpusim/hipcc/textures.py)
+hipError_t hipMallocArray(hipArray_t* array, const hipChannelFormatDesc* desc, size_t width,
+                          size_t height = 0, unsigned int flags = hipArrayDefault);
+hipError_t hipMalloc3DArray(hipArray_t* array, const struct hipChannelFormatDesc* desc,
+                            struct hipExtent extent, unsigned int flags);
+hipError_t hipFreeArray(hipArray_t array);
+hipError_t hipArrayGetInfo(hipChannelFormatDesc* desc, hipExtent* extent, unsigned int* flags,
+                           hipArray_t array);
+hipError_t hipGetChannelDesc(hipChannelFormatDesc* desc, hipArray_const_t array);
+hipError_t hipMemcpy2DToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void* src,
+                              size_t spitch, size_t width, size_t height, hipMemcpyKind kind);
+hipError_t hipMemcpy2DFromArray(void* dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
+                                size_t hOffset, size_t width, size_t height,
+                                hipMemcpyKind kind);
+hipError_t hipMemcpyToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void* src,
+                            size_t count, hipMemcpyKind kind);
+hipError_t hipMemcpyFromArray(void* dst, hipArray_const_t srcArray, size_t wOffset,
+                              size_t hOffset, size_t count, hipMemcpyKind kind);
+hipError_t hipMemcpy3D(const struct hipMemcpy3DParms* p);
+hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height);
+hipError_t hipCreateTextureObject(hipTextureObject_t* pTexObject,
+                                  const hipResourceDesc* pResDesc,
+                                  const hipTextureDesc* pTexDesc,
+                                  const struct hipResourceViewDesc* pResViewDesc);
+hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject);
+hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc* pResDesc,
+                                           hipTextureObject_t textureObject);
+hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc* pTexDesc,
+                                          hipTextureObject_t textureObject);
 // The program's device variables (host shadow address, C++ name) and kernels (host stub
 // address, name), registered when gpusim loads it.
 void __gpusim_register_var(const void* shadow, const char* name, size_t size);

@@ -7,6 +7,11 @@
 #else
 #define __GPUSIM_VEC_HD
 #endif
+// == and != compare every component (ROCm's vector types have them: a test that checks
+// texels, hip-tests' texture2dDrv.cpp, compares char4 values with !=)
+#define __GPUSIM_VEC_EQ(V, all)                                                          \
+  static inline __GPUSIM_VEC_HD bool operator==(const V& a, const V& b) { return all; } \
+  static inline __GPUSIM_VEC_HD bool operator!=(const V& a, const V& b) { return !(a == b); }
 #define __GPUSIM_VECTOR(T, name)                                                        \
   struct name##1 { T x; };                                                              \
   struct name##2 { T x, y; };                                                           \
@@ -17,7 +22,10 @@
   static inline __GPUSIM_VEC_HD name##3 make_##name##3(T x, T y, T z) {                 \
     return name##3{x, y, z}; }                                                          \
   static inline __GPUSIM_VEC_HD name##4 make_##name##4(T x, T y, T z, T w) {            \
-    return name##4{x, y, z, w}; }
+    return name##4{x, y, z, w}; }                                                       \
+  __GPUSIM_VEC_EQ(name##1, a.x == b.x) __GPUSIM_VEC_EQ(name##2, a.x == b.x && a.y == b.y) \
+  __GPUSIM_VEC_EQ(name##3, a.x == b.x && a.y == b.y && a.z == b.z)                      \
+  __GPUSIM_VEC_EQ(name##4, a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w)
 __GPUSIM_VECTOR(char, char) __GPUSIM_VECTOR(unsigned char, uchar)
 __GPUSIM_VECTOR(short, short) __GPUSIM_VECTOR(unsigned short, ushort)
 __GPUSIM_VECTOR(int, int) __GPUSIM_VECTOR(unsigned int, uint)
@@ -25,3 +33,4 @@ __GPUSIM_VECTOR(long, long) __GPUSIM_VECTOR(unsigned long, ulong)
 __GPUSIM_VECTOR(long long, longlong) __GPUSIM_VECTOR(unsigned long long, ulonglong)
 __GPUSIM_VECTOR(float, float) __GPUSIM_VECTOR(double, double)
 #undef __GPUSIM_VECTOR
+#undef __GPUSIM_VEC_EQ
