@@ -26,7 +26,8 @@ CORPUS = Path(__file__).with_name("cuda_samples")
 PROGRAMS = tomllib.loads((CORPUS / "manifest.toml").read_text())["program"]
 FIELDS = {"name": str, "sources": list, "include": list, "args": list, "expect_status": int,
           "expect_stdout": str, "needs": list, "note": str}
-OPTIONAL = {"known_failure": str, "by_design": bool, "flags": list}  # why it does not run (cuda_run.py)
+# why it does not run, and whether ROCm cannot run it either (cuda_run.py)
+OPTIONAL = {"known_failure": str, "by_design": bool, "flags": list}
 TABLE = load_table()
 MIRROR = Path("/work/.mirror/ROCm+HIPIFY/repo")  # a clone of ROCm/HIPIFY, if there is one
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
