@@ -18,10 +18,10 @@ include/hip/texture_types.h). What gpusim does with them:
   passes the object's arrays (``kernel_values``);
 - ``tex2D<float>(tex, x, y)`` becomes a call of the kernel-language device functions in
   ``texfetch`` (inlined and compiled with the kernel, as the program's own device
-  functions are): ``gpusim_tex_sample(tex, tex_d, x, y, 0.0, 0, 2, False, 0)``.
+  functions are): ``gpusim_tex_sample(tex, tex_d, x, y, 0.0, 0, 2, 0)``.
 
->>> TEXTURE_CALLS["tex2DLayered"]
-(2, True, False)
+>>> TEXTURE_CALLS["tex2DLayered"]  # (dimensions, layered)
+(2, True)
 >>> channel_dtype({"x": 8, "y": 8, "z": 8, "w": 8, "f": 1}, "hipMallocArray")
 (dtype('uint8'), 4)
 """
