@@ -18,6 +18,7 @@ needs no ROCm and no GPU toolchain.
 from __future__ import annotations
 
 import ctypes
+import os
 from pathlib import Path
 
 from clang import cindex
@@ -84,6 +85,9 @@ def _format(diag: cindex.Diagnostic, source: str, filename: str) -> str:
     caret, then its notes the same way."""
     text = diag.format(cindex.Diagnostic.DisplaySourceLocation
                        | cindex.Diagnostic.DisplayColumn | cindex.Diagnostic.DisplayOption)
+    # gpusim's own headers as a program includes them (hip/hip_runtime.h), not where
+    # this checkout happens to be
+    text = text.replace(f"{INCLUDE_DIR}{os.sep}", "")
     loc = diag.location
     if loc.file is not None and loc.file.name == filename:
         lines = source.splitlines()

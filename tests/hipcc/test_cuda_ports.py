@@ -107,6 +107,8 @@ def test_occupancy_query_after_the_kernels_buffer_is_freed(capsys, fresh_system)
     assert capsys.readouterr().out == "no error 1\n"
 
 
+# ROCm 6.2 declares the *_sync forms only with this defined (hipcc -D...)
+SYNC_OPT_IN = ["-DHIP_ENABLE_WARP_SYNC_BUILTINS"]
 _SYNC_VOTES = r"""
 __global__ void votes(const int* in, unsigned long long mask, unsigned long long* ballot,
                       int* any, int* all, int* shfl) {
@@ -127,7 +129,8 @@ def test_sync_votes_are_ballot_and_mask_as_hip_defines_them(device, mask, fresh_
     pred = (rng.random(64) < 0.8).astype(np.int32)
     pred[:8] = 1  # lanes 4-7 all true: __all_sync over mask 0xF0 is true
     outs = [hip.device_array(64, np.uint64)] + [hip.device_array(64, np.int32) for _ in "aas"]
-    hipcc.compile(_SYNC_VOTES).get_kernel("votes")[1, 64](hip.to_device(pred), mask, *outs)
+    votes = hipcc.compile(_SYNC_VOTES, defines=SYNC_OPT_IN).get_kernel("votes")
+    votes[1, 64](hip.to_device(pred), mask, *outs)
     ballot, any_, all_, shfl = (o.copy_to_host() for o in outs)
     # amd_warp_sync_functions.h: the mask's upper half is dropped on a wave32 device,
     # __ballot_sync = __ballot & mask, any = != 0, all = == mask
@@ -144,9 +147,17 @@ def test_a_32_bit_mask_is_a_compile_error_at_the_users_line(fresh_system):
     src = ("__global__ void k(int* a) {\n  unsigned mask = 0xffffffff;\n"
            "  a[threadIdx.x] = __any_sync(mask, a[threadIdx.x]);\n}\n")
     with pytest.raises(hipcc.ClangError, match="mask must be a 64-bit integer") as err:
-        hipcc.compile(src)
+        hipcc.compile(src, defines=SYNC_OPT_IN)
     assert err.value.lineno == 3
     assert "__any_sync<unsigned int>" in str(err.value)
+    assert "hip/hip_runtime.h:" in str(err.value) and str(hipcc.__file__)[:5] not in str(
+        err.value)  # the header named as included, not by this checkout's path
+
+
+def test_without_the_opt_in_the_sync_forms_are_undeclared_as_in_rocm_6_2(fresh_system):
+    src = "__global__ void k(int* a) {\n  a[0] = __any_sync(~0ull, a[0]);\n}\n"
+    with pytest.raises(hipcc.ClangError, match="undeclared identifier '__any_sync'"):
+        hipcc.compile(src)
 
 
 _SHARED_MEMORY_T = r"""

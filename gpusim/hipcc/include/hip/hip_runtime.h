@@ -99,10 +99,12 @@ __device__ unsigned long long __ballot(int);
 __device__ int __any(int);
 __device__ int __all(int);
 __device__ unsigned long long __activemask();
-// The *_sync forms take a 64-bit mask, as ROCm 6.3 declares them (6.2 behind
-// HIP_ENABLE_WARP_SYNC_BUILTINS; amd_warp_sync_functions.h): a 32-bit mask, such as
-// CUDA code's `unsigned mask = 0xffffffff`, is a compile error there and here, because
+// The *_sync forms, as ROCm 6.2 has them (amd_warp_sync_functions.h, ROCm/clr f9f995c):
+// declared only when the program defines HIP_ENABLE_WARP_SYNC_BUILTINS (HIPIFY's table
+// lists them as having no HIP 6.3 equivalent), and with a 64-bit mask: a 32-bit one, such
+// as CUDA code's `unsigned mask = 0xffffffff`, is a compile error there and here, because
 // widening it would silently leave lanes 32-63 out of the mask.
+#ifdef HIP_ENABLE_WARP_SYNC_BUILTINS
 #define __GPUSIM_MASK64(MaskT)                                                          \
   static_assert(__is_integral(MaskT) && sizeof(MaskT) == 8,                            \
                 "The mask must be a 64-bit integer (unsigned long long): a 32-bit "     \
@@ -119,6 +121,7 @@ template <typename MaskT> __device__ int __all_sync(MaskT m, int p) {
     __GPUSIM_MASK64(MaskT); return v; }
 __GPUSIM_SHFL_SYNC(__shfl_sync, int) __GPUSIM_SHFL_SYNC(__shfl_up_sync, unsigned)
 __GPUSIM_SHFL_SYNC(__shfl_down_sync, unsigned) __GPUSIM_SHFL_SYNC(__shfl_xor_sync, int)
+#endif
 __device__ int __lane_id();
 __device__ int __popc(unsigned);
 __device__ int __popcll(unsigned long long);
