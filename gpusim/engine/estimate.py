@@ -50,6 +50,7 @@ import numpy as np
 from gpusim.devices import DeviceSpec
 from gpusim.engine.tracing import TracedLaunch
 from gpusim.memsim import GpuMemoryModel
+from gpusim.memsim.chase import longest_chain
 from gpusim.memsim.period import holding_level, with_reuse, wrapped_loads
 from gpusim.memsim.replay import replay
 from gpusim.memsim.trace import GLOBAL
@@ -127,10 +128,15 @@ def _occupancy(threads: int, lds_bytes: int, spec: DeviceSpec, regs: tuple) -> A
 
 def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes: int,
              resources: dict | None = None, key: tuple | None = None,
-             extents: list[tuple[int, int]] | None = None) -> tuple[float, dict[str, Any]]:
+             extents: list[tuple[int, int]] | None = None,
+             arrays: list | None = None, warm: tuple | None = None
+             ) -> tuple[float, dict[str, Any]]:
     """(seconds, breakdown) of a launch from its sampled trace; memoised under ``key``.
     ``extents``: (address, bytes) of the array arguments, where a wrapped index lands
-    (``memsim.period``)."""
+    (``memsim.period``); ``arrays``: the array arguments (their contents find dependent
+    loads, ``memsim.chase``); ``warm``: per extent, whether earlier kernels left it in
+    the caches (``memsim.residency``): its accesses are replayed once before the timed
+    replay, the vL1D invalidated in between (kernel start)."""
     regs = tuple((resources or {}).get(k) for k in ("vgprs", "sgprs", "agprs"))
     occ = _occupancy(math.prod(block), lds_bytes, spec, regs)
     fraction = traced.traced_workgroups / traced.total_workgroups
@@ -141,19 +147,25 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
             model = _models[small] = GpuMemoryModel(small, hash_sets=True, sectors=True)
         per_cu = max(1, occ.workgroups_per_cu)
         model.reset()
+        warmed = warm_up(model, traced.trace, extents, warm, per_cu)
         mem = replay(model, traced.trace, workgroups_per_cu=per_cu)
         wrapped = wrapped_loads(traced.trace, extents) if traced.sampled and extents else {}
         level = _holding(spec, traced.trace, wrapped)
         if level is not None:  # reuse the sample cannot see: replay it without those loads
             model.reset()
+            warm_up(model, traced.trace, extents, warm, per_cu)
             rest = traced.trace.take(np.flatnonzero(~np.isin(traced.trace.site, list(wrapped))))
             without = replay(model, rest, workgroups_per_cu=per_cu)
             mem = with_reuse(mem, without, max(wrapped.values()) / traced.total_workgroups,
                              level)
+    chain = chain_of(traced, extents, arrays)
     seconds, breakdown = kernel_time(spec, traced.counts, mem,
                                      occupancy=max(1, occ.waves_per_simd),
-                                     workgroups=traced.total_workgroups)
+                                     workgroups=traced.total_workgroups, chain=chain)
     breakdown["estimate"] = "sampled" if traced.sampled else "traced"
+    breakdown["warm_caches"] = warmed
+    if traced.extrapolated != 1.0:  # a work-group's rows past TraceLimits.max_rows
+        breakdown["truncated_extrapolated"] = traced.extrapolated
     breakdown["traced_workgroups"] = float(traced.traced_workgroups)
     if level is not None:
         breakdown["wrapped_period"] = float(max(wrapped.values()))
@@ -164,6 +176,38 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
                     del _memo[old]
             _memo[key] = (seconds, breakdown)
     return seconds, breakdown
+
+
+def chain_of(traced: TracedLaunch, extents: list | None, arrays: list | None) -> float:
+    """The longest dependent-load chain of one wave (``memsim.chase``), scaled up when a
+    work-group's rows were cut short (``TracedLaunch.extrapolated``)."""
+    if not extents or not arrays:
+        return 0.0
+    pairs = [(a, x) for (a, _), x in zip(extents, arrays, strict=False)]
+    n = longest_chain(traced.trace, pairs)
+    return float(n) * traced.extrapolated if n > 1 else 0.0
+
+
+def warm_up(model: GpuMemoryModel, trace: Any, extents: list | None, warm: tuple | None,
+            per_cu: int) -> bool:
+    """Replay ``trace``'s global accesses to the warm extents (what earlier kernels left in
+    the L2 and Infinity Cache), then invalidate the vL1D as a kernel start does. True if
+    anything was warmed."""
+    if not extents or not warm or not any(warm):
+        return False
+    glob = trace.space == GLOBAL
+    lane = np.argmax(trace.active, axis=1)
+    first = trace.addr[np.arange(len(lane)), lane]
+    keep = np.zeros(len(first), bool)
+    for (addr, nbytes), w in zip(extents, warm, strict=False):
+        if w:
+            keep |= (first >= addr) & (first < addr + nbytes)
+    rows = np.flatnonzero(glob & keep)
+    if not len(rows):
+        return False
+    replay(model, trace.take(rows), workgroups_per_cu=per_cu)
+    model.tags["vL1D"][:] = -1
+    return True
 
 
 def _holding(spec: DeviceSpec, trace: Any, wrapped: dict[int, int]) -> str | None:

@@ -1,0 +1,51 @@
+"""Issue 31: gpusim's mi300x profile against published MI300X measurements
+(benchmarks/calibration/published.py, mi300x_published.json): every figure within its
+stated factor (latency and bandwidth 1.25x, RCCL 1.3x), except the known misses below,
+each with its reason (docs/timing_model.md, section 8)."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parents[2] / "benchmarks" / "calibration"
+sys.path.insert(0, str(HERE))
+
+import published  # noqa: E402
+
+# Misses the model does not reach yet, with the reason.
+KNOWN_OFF = {
+    # gpu-cache keeps many unrolled float4 loads in flight per wave; the model's MLP is a
+    # fixed 2 loads per wave, so one 256-thread block per CU is latency-bound here.
+    # The MALL read (64 MiB, warm) is latency-bound for the same reason (2.2x off).
+    "bw_vL1D", "bw_L2", "bw_MALL",
+    # RCCL's small-message latency (LL protocol): the model's 5 us launch + 1 us per hop
+    # gives 11 us against 16 us measured (held out).
+    "rccl_allreduce_8B",
+}
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return published.compare()
+
+
+def test_every_row_has_a_source_and_a_factor():
+    data = json.loads(published.DATA.read_text())
+    for r in data["rows"]:
+        assert r["source"] in data["sources"], r
+        assert r["factor"] in (1.25, 1.3) and r["role"] in ("fitted", "held out"), r
+    assert any(r["role"] == "held out" for r in data["rows"])
+
+
+def test_within_stated_factors(rows):
+    off = {r["name"]: round(r["off"], 2) for r in rows if not r["ok"]}
+    assert set(off) <= KNOWN_OFF, off
+
+
+def test_latency_levels_are_ordered(rows):
+    lat = {r["name"]: r["modeled"] for r in rows}
+    assert lat["latency_vL1D"] < lat["latency_L2"] < lat["latency_MALL"] < lat["latency_HBM"]
+    # a chase pays full latency per step: about the published ones, not half
+    assert lat["latency_HBM"] > 350
