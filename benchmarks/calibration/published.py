@@ -62,20 +62,28 @@ def _kernels():
             a[i] = b[i] + scalar * c[i]
 
     @hip.jit
-    def resident(b, out, per_block, iters):  # gpu-cache sumKernel: every block re-reads b
+    def init(a, n):  # gpu-cache initKernel: a grid-stride fill (it warms the caches)
+        for i in range(hip.grid(1), n, hip.gridsize(1)):
+            a[i] = 1.1
+
+    @hip.jit
+    def resident(a, b, n, iters):  # gpu-cache sumKernel: every block re-reads b[:2n]
         t = hip.threadIdx.x
         acc = 0.0
         for _ in range(iters):
-            for k in range(0, per_block, 256):
-                acc += b[k + t]
+            for i in range(0, n, hip.blockDim.x):
+                v = b[i + t]
+                w = b[i + n + t]  # B2 = B + N
+                acc += v.real * w.real + v.imag * w.imag
+            acc *= 1.3
         if acc == 1233.0:
-            out[t] = acc
+            a[t] = acc
 
     @hip.jit
     def empty(x):
         pass
 
-    return chase, read, triad, babel_triad, resident, empty
+    return chase, read, triad, babel_triad, (init, resident), empty
 
 
 def _timed(launch, warmups: int = 2) -> float:
@@ -114,18 +122,56 @@ def _chase_ns(kernels, nbytes: int, rng) -> float:
     return seconds / steps * 1e9
 
 
-def _cache_tbs(kernels, per_block_bytes: int, iters: int) -> float:
-    """gpu-cache: one block per CU re-reads the same ``per_block_bytes`` ``iters`` times."""
+def _cache_tbs(kernels, data_set_bytes: int, iters: tuple[int, int] = (1, 2)) -> float:
+    """gpu-cache: one block of 512 threads per CU re-reads one shared data set (two arrays,
+    ``B`` and ``B2 = B + N``) ``iters`` times; each lane loads 16 B (the source's float4;
+    a complex128 here, as a Python kernel has no 16-byte vector load). The source runs
+    ~250 ms so its launch cost vanishes; here the launch is taken out by timing two
+    iteration counts and dividing the extra bytes by the extra time."""
     from gpusim import hip
 
-    resident = kernels[4]
-    spec = hip.hipGetDeviceProperties(0)
-    blocks = spec.multiProcessorCount
-    n = per_block_bytes // 4
-    b = hip.to_device(np.ones(n, np.float32))
-    out = hip.device_array(256, np.float32)
-    s = _timed(lambda: resident[blocks, 256](b, out, n, iters), warmups=0)
-    return blocks * per_block_bytes * iters / s / 1e12
+    init, resident = kernels[4]
+    blocks = hip.hipGetDeviceProperties(0).multiProcessorCount
+    n = data_set_bytes // 32  # complex128 elements per array
+    b = hip.device_array(2 * n, np.complex128)
+    a = hip.device_array(512, np.float64)
+    init[52, 256](b, 2 * n)  # as the source: written by a kernel just before it is read
+    times = [_timed(lambda k=k: resident[blocks, 512](a, b, n, k), warmups=0) for k in iters]
+    return blocks * data_set_bytes * (iters[1] - iters[0]) / (times[1] - times[0]) / 1e12
+
+
+def _gemm_bf16_tflops(m: int = 4096, n: int = 4864, k: int = 32896) -> float:
+    """MAF blog: hipblaslt-bench BF16 GEMM (bf16 in and out, f32 compute, beta 0, NN),
+    2mnk over the kernel's time. Running it through rocblas_gemm_ex would multiply
+    4096 x 32896 by 32896 x 4864 on the host (1.3 TFLOP, minutes on a small machine), so
+    this takes the rocBLAS model's time for that call (what gemm_ex gives the profiler)."""
+    from gpusim.devices import get_spec
+    from gpusim.libs.rocblas import model
+
+    seconds, _ = model.gemm_seconds(get_spec("mi300x"), m, n, k, 1, "bf16", in_bytes=2,
+                                    out_bytes=2, reads_c=False)
+    return 2 * m * n * k / seconds / 1e12
+
+
+def _streams(kernels) -> dict[str, float]:
+    """gpu-stream's read and triad and BabelStream's triad: one element per thread."""
+    from gpusim import hip
+
+    read, triad, babel = kernels[1], kernels[2], kernels[3]
+    out = {}
+    n = 1 << 26  # 512 MiB of doubles: no cache holds it
+    b = hip.to_device(np.ones(n))
+    o = hip.device_array(n, np.float64)
+    out["bw_stream_read"] = n * 8 / _timed(lambda: read[n // 256, 256](b, o, n)) / 1e12
+    o = None  # freed before the triads allocate theirs
+    n = 1 << 25
+    a, c, d = (hip.device_array(n, np.float64), hip.to_device(np.ones(n)),
+               hip.to_device(np.ones(n)))
+    s = _timed(lambda: triad[n // 256, 256](a, b, c, d, n))
+    out["bw_stream_triad"] = 4 * n * 8 / s / 1e12
+    s = _timed(lambda: babel[n // 1024, 1024](a, b, c, 0.4, n))
+    out["bw_babelstream_triad"] = 3 * n * 8 / s / 1e12
+    return out
 
 
 def modeled() -> dict[str, float]:
@@ -144,28 +190,10 @@ def modeled() -> dict[str, float]:
         out["latency_MALL"] = _chase_ns(k, 32 << 20, rng)
         out["latency_MALL_tlb"] = _chase_ns(k, 137 << 20, rng)
         out["latency_HBM"] = _chase_ns(k, 407 << 20, rng)
-        out["bw_vL1D"] = _cache_tbs(k, 16 << 10, 64)
-        out["bw_L2"] = _cache_tbs(k, 1 << 20, 4)
-        # streams: one element per thread, 256 threads per block
-        read, triad, babel = k[1], k[2], k[3]
-        n = 1 << 26  # 512 MiB of doubles: no cache holds it
-        b = hip.to_device(np.ones(n))
-        o = hip.device_array(n, np.float64)
-        s = _timed(lambda: read[n // 256, 256](b, o, n))
-        out["bw_stream_read"] = n * 8 / s / 1e12
-        m = 1 << 23  # a 64 MiB buffer read twice before: the Infinity Cache holds it
-        bm, om = hip.to_device(np.ones(m)), hip.device_array(m, np.float64)
-        s = _timed(lambda: read[m // 256, 256](bm, om, m))
-        out["bw_MALL"] = m * 8 / s / 1e12
-        del o, bm, om
-        n = 1 << 25
-        a, c, d = (hip.device_array(n, np.float64), hip.to_device(np.ones(n)),
-                   hip.to_device(np.ones(n)))
-        s = _timed(lambda: triad[n // 256, 256](a, b, c, d, n))
-        out["bw_stream_triad"] = 4 * n * 8 / s / 1e12
-        s = _timed(lambda: babel[n // 1024, 1024](a, b, c, 0.4, n))
-        out["bw_babelstream_triad"] = 3 * n * 8 / s / 1e12
-        del a, b, c, d
+        out["bw_vL1D"] = _cache_tbs(k, 16 << 10, (32, 64))
+        out["bw_L2"] = _cache_tbs(k, 1 << 20)
+        out["bw_MALL"] = _cache_tbs(k, 48 << 20)
+        out.update(_streams(k))
         # host and peer copies
         nbytes = 256 << 20
         pinned = hip.hipHostMalloc(nbytes)
@@ -194,6 +222,7 @@ def modeled() -> dict[str, float]:
         x = hip.device_array(1, np.float32)
         out["launch_1wg"] = _timed(lambda: empty[1, 64](x)) * 1e6
         out["launch_1Mwg"] = _timed(lambda: empty[1 << 20, 64](x), warmups=1) * 1e6
+        out["gemm_bf16"] = _gemm_bf16_tflops()
         # rccl-tests all_reduce_perf, 8 GPUs, float sum, out-of-place
         for name, size in (("rccl_allreduce_8B", 8), ("rccl_allreduce_1M", 1 << 20),
                            ("rccl_allreduce_16M", 16 << 20),

@@ -100,13 +100,15 @@ def forget() -> None:
 
 
 @functools.lru_cache(maxsize=256)  # replace() re-validates the spec: ~0.1 ms a call
-def scaled_spec(spec: DeviceSpec, fraction: float) -> DeviceSpec:
+def scaled_spec(spec: DeviceSpec, fraction: float, shared: float = 1.0) -> DeviceSpec:
     """``spec`` with CUs, L2 and Infinity Cache scaled by about ``fraction`` (at least one
-    CU per XCD and one set per cache); vL1D, bandwidths and everything else unchanged."""
+    CU per XCD and one set per cache); vL1D, bandwidths and everything else unchanged.
+    ``shared`` (``shared_footprint``): how many times larger the caches are kept because
+    the sample's lines are also the other work-groups' lines."""
     if fraction >= 1:
         return spec
     cus = max(1, round(spec.cus_per_xcd * fraction)) * spec.xcd_count
-    kept = cus / spec.cu_count  # what the rounding left: caches follow the CUs
+    kept = min(1.0, cus / spec.cu_count * shared)  # caches follow the CUs, and the sharing
 
     def cache(size: int, line: int, ways: int) -> int:
         unit = line * ways
@@ -140,7 +142,8 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
     regs = tuple((resources or {}).get(k) for k in ("vgprs", "sgprs", "agprs"))
     occ = _occupancy(math.prod(block), lds_bytes, spec, regs)
     fraction = traced.traced_workgroups / traced.total_workgroups
-    small = scaled_spec(spec, fraction)
+    shared = shared_footprint(traced.trace, extents, fraction) if fraction < 1 else 1.0
+    small = scaled_spec(spec, fraction, shared)
     with _lock:  # one model per scaled machine, cold for every kernel
         model = _models.get(small)
         if model is None:
@@ -158,10 +161,10 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
             without = replay(model, rest, workgroups_per_cu=per_cu)
             mem = with_reuse(mem, without, max(wrapped.values()) / traced.total_workgroups,
                              level)
-    chain = chain_of(traced, extents, arrays)
     seconds, breakdown = kernel_time(spec, traced.counts, mem,
                                      occupancy=max(1, occ.waves_per_simd),
-                                     workgroups=traced.total_workgroups, chain=chain)
+                                     workgroups=traced.total_workgroups,
+                                     **chain_of(traced, extents, arrays))
     breakdown["estimate"] = "sampled" if traced.sampled else "traced"
     breakdown["warm_caches"] = warmed
     if traced.extrapolated != 1.0:  # a work-group's rows past TraceLimits.max_rows
@@ -178,14 +181,56 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
     return seconds, breakdown
 
 
-def chain_of(traced: TracedLaunch, extents: list | None, arrays: list | None) -> float:
-    """The longest dependent-load chain of one wave (``memsim.chase``), scaled up when a
-    work-group's rows were cut short (``TracedLaunch.extrapolated``)."""
+def shared_footprint(trace: Any, extents: list[tuple[int, int]] | None,
+                     fraction: float, line: int = 128) -> float:
+    """How much the caches of the scaled machine must grow because work-groups share data.
+
+    Shrinking the caches with the sample (``scaled_spec``) is right when each work-group
+    has lines of its own: the whole launch's footprint is the sample's divided by
+    ``fraction``. It cannot exceed the arrays themselves, though: when every work-group
+    re-reads one buffer (a table, a matrix operand, a cache benchmark), the whole launch's
+    footprint in that array is at most the array. So per array extent, the projected
+    footprint is min(sample's lines / fraction, the extent's lines), and the caches keep
+    (sample's lines / fraction) / projected times their scaled size, rounded down to a
+    power of two (one memory model per size). 1 when the work-groups share nothing.
+
+    >>> from gpusim.memsim.trace import Trace, Access
+    >>> tr = Trace.from_lane_addresses(1, 64, lambda t: [Access(4096 + 4 * t.tx, bytes=4)])
+    >>> shared_footprint(tr, [(4096, 256)], 1 / 64)      # all 64 work-groups read it
+    64.0
+    >>> shared_footprint(tr, [(4096, 64 * 256)], 1 / 64)  # each its own 256 B
+    1.0
+    """
+    if not extents:
+        return 1.0
+    glob = trace.space == GLOBAL
+    lines = np.unique(trace.addr[glob][trace.active[glob]].astype(np.int64) // line)
+    if not len(lines):
+        return 1.0
+    private = float(len(lines))
+    projected = 0.0
+    for addr, nbytes in extents:
+        lo, hi = addr // line, -(-(addr + nbytes) // line)
+        inside = int(np.searchsorted(lines, hi) - np.searchsorted(lines, lo))
+        if inside:
+            private -= inside
+            projected += min(inside / fraction, hi - lo)
+    projected += private / fraction
+    share = len(lines) / fraction / projected
+    return float(2 ** math.floor(math.log2(max(1.0, share)) + 1e-9))
+
+
+def chain_of(traced: TracedLaunch, extents: list | None, arrays: list | None) -> dict:
+    """``kernel_time``'s ``chain`` and ``chain_bytes``: the longest dependent-load chain of
+    one wave (``memsim.chase``), scaled up when a work-group's rows were cut short
+    (``TracedLaunch.extrapolated``), and the bytes it wanders over; zeros without one."""
     if not extents or not arrays:
-        return 0.0
+        return {"chain": 0.0, "chain_bytes": 0.0}
     pairs = [(a, x) for (a, _), x in zip(extents, arrays, strict=False)]
-    n = longest_chain(traced.trace, pairs)
-    return float(n) * traced.extrapolated if n > 1 else 0.0
+    n, nbytes = longest_chain(traced.trace, pairs)
+    if n < 2:
+        return {"chain": 0.0, "chain_bytes": 0.0}
+    return {"chain": float(n) * traced.extrapolated, "chain_bytes": float(nbytes)}
 
 
 def warm_up(model: GpuMemoryModel, trace: Any, extents: list | None, warm: tuple | None,

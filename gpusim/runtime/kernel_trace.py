@@ -112,7 +112,7 @@ def model_kernel(op: Any, traced: TracedLaunch | None, spec: DeviceSpec, *,
     mem = model.run(traced.trace, workgroups_per_cu=per_cu)
     seconds, breakdown = kernel_time(spec, traced.counts, mem, occupancy=max(1, occ.waves_per_simd),
                                      workgroups=traced.total_workgroups,
-                                     chain=chain_of(traced, extents, arrays))
+                                     **chain_of(traced, extents, arrays))
     breakdown["warm_caches"] = warmed
     if traced.extrapolated != 1.0:
         breakdown["truncated_extrapolated"] = traced.extrapolated

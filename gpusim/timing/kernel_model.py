@@ -86,6 +86,10 @@ class ArchRates:
     # timed with events, 8.6 us for one work-group and 487 us for 2^20 (issue 31's
     # published figures: 0.456 ns per extra work-group); 0 elsewhere (not measured).
     dispatch_s_per_workgroup: float = 0.0
+    # Address translation for loads that wander (a pointer chase): past the reach of the
+    # TLBs a load pays a page walk with probability 1 - reach / footprint. 0: not modeled.
+    tlb_reach_bytes: int = 0
+    tlb_walk_cycles: float = 0.0
 
 
 _CDNA_LAT = {"vL1D": 120, "L2": 250, "MALL": 450, "HBM": 750, "LDS": 64}
@@ -93,7 +97,9 @@ _CDNA = "16-wide SIMDs (ROCm Compute Profiler 'Pipeline descriptions'); latencie
 # MI300X load-to-use latencies, cycles: fitted (set equal) to RRZE-HPC gpu-benches'
 # pointer chase on an MI300X (gpu-latency/mi300x.txt, at 2092 MHz: vL1D 116-120, L2
 # 203-215 to 3.4 MB, MALL 454-459 to 64 MB, HBM 835-907 past 256 MB); LDS as before.
-_GFX942_LAT = {"vL1D": 118, "L2": 213, "MALL": 456, "HBM": 876, "LDS": 64}
+# HBM is 788 + the TLB term below: 788 + 107 x (1 - 64/407) = 878 at 407 MB, and 891 at
+# 1.87 GB (measured 890).
+_GFX942_LAT = {"vL1D": 118, "L2": 213, "MALL": 456, "HBM": 788, "LDS": 64}
 _GFX942_LAT_SRC = ("fitted: RRZE-HPC gpu-benches gpu-latency/mi300x.txt (pointer chase,"
                    " https://github.com/RRZE-HPC/gpu-benches); benchmarks/calibration/"
                    "published.py")
@@ -102,7 +108,10 @@ ARCH: dict[str, ArchRates] = {
                         " descriptions'); latencies: " + _GFX942_LAT_SRC + "; L2 interleave"
                         " 256 B over 16 channels (ROCm Compute Profiler docs, 'L2 cache');"
                         " dispatch 0.456 ns per work-group: fitted on issue 31's empty-kernel"
-                        " figures", dispatch_s_per_workgroup=(487e-6 - 8.6e-6) / ((1 << 20) - 1)),
+                        " figures; TLB reach 64 MiB and a 107-cycle walk: fitted on the same"
+                        " chase's rise past 64 MB (456 cycles to 534 at 242 MB, in the MALL)",
+                        dispatch_s_per_workgroup=(487e-6 - 8.6e-6) / ((1 << 20) - 1),
+                        tlb_reach_bytes=64 << 20, tlb_walk_cycles=107.0),
     "gfx90a": ArchRates(16, _CDNA_LAT, _CDNA),
     "gfx908": ArchRates(16, _CDNA_LAT, _CDNA),
     "gfx1100": ArchRates(32, {"vL1D": 100, "L2": 250, "MALL": 400, "HBM": 600, "LDS": 64},
@@ -136,14 +145,15 @@ ARCH: dict[str, ArchRates] = {
 ACHIEVED: dict[str, dict[str, tuple[float, float, str]]] = {
     "mi300x": {
         "l1_bytes_per_clock_per_cu": (
-            60.8, 128.0, "fitted: RRZE-HPC gpu-benches gpu-cache/mi300x.txt, 38.8 TB/s for a 4-32 kB"
-            " data set re-read by one block per CU = 60.8 B/clk/CU at 2.1 GHz (peak 128)"),
+            60.8, 128.0, "fitted: RRZE-HPC gpu-benches gpu-cache/mi300x.txt, 38.8 TB/s for a"
+            " 4-32 kB data set re-read by one block per CU = 60.8 B/clk/CU at 2.1 GHz (peak 128)"),
         "infinity_cache_gbs": (
             6400.0, 17200.0, "fitted: about 6.4 TB/s MALL read bandwidth measured with"
-            " rocm-amdgpu-bench (issue 31); peak 17.2 TB/s (CDNA 3 white paper)"),
+            " rocm-amdgpu-bench (issue 31), inside RRZE-HPC gpu-benches gpu-cache/mi300x.txt's"
+            " 5.4-7.1 TB/s for 41-125 MB data sets; peak 17.2 TB/s (CDNA 3 white paper)"),
         "memory_bandwidth_gbs": (
-            4200.0, 5300.0, "fitted: RRZE-HPC gpu-benches gpu-stream/mi300x.txt, read kernel 4199 GB/s"
-            " at full occupancy; peak 5.3 TB/s (ROCm MI300 microarchitecture page)"),
+            4200.0, 5300.0, "fitted: RRZE-HPC gpu-benches gpu-stream/mi300x.txt, read kernel"
+            " 4199 GB/s at full occupancy; peak 5.3 TB/s (ROCm MI300 microarchitecture page)"),
         "peer_link_gbs": (
             46.0, 64.0, "fitted: ROCm blog 'Understanding RCCL Bandwidth and xGMI Performance on"
             " AMD Instinct MI300X' (2025): one xGMI link measures 45-47 GB/s per direction,"
@@ -184,6 +194,7 @@ def kernel_time(
     mlp: float = MLP,
     launch_s: float | None = None,
     chain: float = 0.0,
+    chain_bytes: float = 0.0,
 ) -> tuple[float, dict[str, float | str]]:
     """Modeled seconds of one kernel and the breakdown (module docstring).
 
@@ -192,7 +203,9 @@ def kernel_time(
     ``occupancy``: waves per SIMD, or an ``Occupancy``; ``workgroups``: in the launch;
     ``chain``: the longest run of dependent loads in one wave (``memsim.chase``: a
     pointer chase), which pay their full latency one after another instead of ``mlp``
-    at a time.
+    at a time; ``chain_bytes``: the array it wanders over: past the TLB's reach
+    (``ArchRates.tlb_reach_bytes``) each of its loads also pays a page walk with
+    probability 1 - reach / bytes.
     """
     arch = rates_for(spec)
     launch_s = arch.launch_s if launch_s is None else launch_s
@@ -244,7 +257,10 @@ def kernel_time(
         + counts.lds
     ) / waves
     stall = ((counts.vmem_read + counts.vmem_atomic) * avg + counts.lds * lat["LDS"]) / waves
-    exposed = max(stall / mlp, chain * avg)  # a chain's loads wait one after another
+    walk = 0.0
+    if chain and arch.tlb_reach_bytes and chain_bytes > arch.tlb_reach_bytes:
+        walk = arch.tlb_walk_cycles * (1 - arch.tlb_reach_bytes / chain_bytes)
+    exposed = max(stall / mlp, chain * (avg + walk))  # a chain's loads wait one after another
     times["latency"] = rounds * (issue + exposed) / f
 
     bound = max(times, key=times.__getitem__)
@@ -258,6 +274,7 @@ def kernel_time(
         "active_cus": float(active_cus),
         "avg_load_latency_cycles": avg,
         "dependent_chain": float(chain),
+        "tlb_walk_cycles": walk,
         "model": "kernel_model" if memory else "no-trace",
         # the peaks, shown as roofs (the times above use the achieved rates)
         "roof_vL1D_gbs": spec.l1_bytes_per_clock_per_cu * spec.cu_count * f / GB,
