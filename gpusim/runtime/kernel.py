@@ -315,6 +315,9 @@ class Kernel:
                                           resources=info["resources"],
                                           extents=ready.tracer.extents(ready.args),
                                           arrays=arrays, warm=warm)
+            # the trace is spent: let it go now rather than when the garbage collector
+            # breaks the ready -> model -> ready cycle (a long trace is tens of MB)
+            ready.meanwhile = ready.tracer = None
 
         RESIDENCY.touch(device, extents)  # in issue order, as the device will run them
         staged.copy_in(stream)

@@ -1,7 +1,6 @@
 """Issue 31: gpusim's mi300x profile against published MI300X measurements
 (benchmarks/calibration/published.py, mi300x_published.json): every figure within its
-stated factor (latency and bandwidth 1.25x, RCCL 1.3x), except the known misses below,
-each with its reason (docs/timing_model.md, section 8)."""
+stated factor (latency and bandwidth 1.25x, RCCL 1.3x) (docs/timing_model.md, section 8)."""
 
 import json
 import sys
@@ -14,16 +13,8 @@ sys.path.insert(0, str(HERE))
 
 import published  # noqa: E402
 
-# Misses the model does not reach yet, with the reason.
-KNOWN_OFF = {
-    # gpu-cache keeps many unrolled float4 loads in flight per wave; the model's MLP is a
-    # fixed 2 loads per wave, so one 256-thread block per CU is latency-bound here.
-    # The MALL read (64 MiB, warm) is latency-bound for the same reason (2.2x off).
-    "bw_vL1D", "bw_L2", "bw_MALL",
-    # RCCL's small-message latency (LL protocol): the model's 5 us launch + 1 us per hop
-    # gives 11 us against 16 us measured (held out).
-    "rccl_allreduce_8B",
-}
+# Misses the model does not reach yet, each with its reason (none at present).
+KNOWN_OFF: set[str] = set()
 
 
 @pytest.fixture(scope="module")
