@@ -1,8 +1,9 @@
 """Lab 06's latency ladder, checked on its own: the modeled pointer chase against the
 published MI300X curve in labs/data/rrze_latency_mi300x.csv (issue 31).
 
-The chase here is written apart from the lab's cells, the way RRZE-HPC's gpu-latency
-measures it: one thread follows a random cyclic permutation of 128 B lines, two warm-up
+The chase here is the published-figures suite's (benchmarks/calibration/published.py),
+run apart from the lab's cells the way RRZE-HPC's gpu-latency measures it: one thread
+follows a random cyclic permutation of 128 B lines, two warm-up
 launches and a synchronize, then one launch timed with events; ns = time / steps. The
 lab's claims: the four plateaus are ordered vL1D < L2 < MALL < HBM and each lies within
 1.25x of the published median at that size; the time per step does not depend on the
@@ -13,6 +14,7 @@ while the vL1D one stays.
 
 import csv
 import gc
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -43,12 +45,10 @@ def published_median_ns(nbytes: int) -> float:
     return float(np.interp(np.log2(nbytes / KiB), np.log2(kib), ns))
 
 
-@hip.jit
-def pchase(buf, steps, out):
-    p = 0
-    for _ in range(steps):
-        p = buf[p]
-    out[0] = p
+sys.path.insert(0, str(ROOT / "benchmarks" / "calibration"))
+from published import _kernels  # noqa: E402
+
+pchase = _kernels()[0]  # the published-figures suite's chase, written as gpu-latency's
 
 
 @hip.jit

@@ -5,6 +5,8 @@ the vL1D does not; work-groups that share one buffer keep their L2 hits in the s
 estimate; launch time grows with the work-groups dispatched."""
 
 import math
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,12 +26,10 @@ def _mi300x():
     gpusim.set_system()
 
 
-@hip.jit
-def chase(buf, steps, out):
-    j = 0
-    for _ in range(steps):
-        j = buf[j]
-    out[0] = j
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks" / "calibration"))
+from published import _kernels  # noqa: E402
+
+chase = _kernels()[0]  # gpu-latency's chase: j = buf[j], one thread
 
 
 @hip.jit
@@ -145,3 +145,18 @@ def test_launch_time_grows_with_the_work_groups_dispatched():
     per_wg = rates_for(get_spec("mi300x")).dispatch_s_per_workgroup * 1e9
     assert big - small == pytest.approx(((1 << 16) - 1) * per_wg, rel=0.05)
     assert math.isclose(per_wg, 0.456, rel_tol=0.01)
+
+
+def test_a_chase_longer_than_the_trace_keeps_its_time_per_step():
+    # past TraceLimits.max_rows a work-group's rows are cut: the counts and the chain are
+    # extrapolated (and the record says so), not silently cut short
+    buf = hip.to_device(_cycle(128, np.random.default_rng(4)))  # 16 KiB
+    out = hip.device_array(1, np.int64)
+    per_step = {}
+    for steps in (20_000, 400_000):
+        chase[1, 1](buf, steps, out)
+        rec = _record(lambda steps=steps: chase[1, 1](buf, steps, out))
+        per_step[steps] = (rec.duration_ns - rec.breakdown["launch"] * 1e9) / steps
+        if steps > 200_000:
+            assert rec.breakdown["truncated_extrapolated"] > 1.5
+    assert per_step[400_000] == pytest.approx(per_step[20_000], rel=0.03)
