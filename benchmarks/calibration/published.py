@@ -174,6 +174,29 @@ def _streams(kernels) -> dict[str, float]:
     return out
 
 
+def _occupancy_sweep(kernels) -> dict[str, float]:
+    """gpu-stream's read kernel at low occupancy: two blocks per CU, held there by dynamic
+    LDS the kernel never uses (the source's "spoiler"). The source's 2 GiB arrays stay in
+    no cache; 128 MiB from cold caches does the same here, faster to emulate."""
+    import gpusim
+    from gpusim import hip
+
+    read = kernels[1]
+    n = 1 << 24
+    b, o = hip.to_device(np.ones(n)), hip.device_array(n, np.float64)
+    lds = 24 << 10  # two blocks fit a CU's 64 KiB, three do not
+    out = {}
+    cold = gpusim.config.cold_caches
+    gpusim.config.cold_caches = True
+    try:
+        for block in (128, 256, 512, 640):
+            s = _timed(lambda block=block: read[n // block, block, 0, lds](b, o, n), warmups=0)
+            out[f"bw_stream_read_2x{block}"] = n * 8 / s / 1e12
+    finally:
+        gpusim.config.cold_caches = cold
+    return out
+
+
 def modeled() -> dict[str, float]:
     """Each row's modeled value on the emulated MI300X (units as the JSON's)."""
     import gpusim
@@ -194,6 +217,7 @@ def modeled() -> dict[str, float]:
         out["bw_L2"] = _cache_tbs(k, 1 << 20)
         out["bw_MALL"] = _cache_tbs(k, 48 << 20)
         out.update(_streams(k))
+        out.update(_occupancy_sweep(k))
         # host and peer copies
         nbytes = 256 << 20
         pinned = hip.hipHostMalloc(nbytes)

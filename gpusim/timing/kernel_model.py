@@ -16,7 +16,9 @@ plus the launch cost, and ``breakdown["bound"]`` names it (docs/timing_model.md)
              benchmarks/calibration; assumed for the AMD targets)
     latency  rounds x (issue + exposed latency) per wave, where rounds =
              ceil(waves / (active SIMDs x resident waves per SIMD)) and each wave waits
-             (loads x average latency + LDS ops x LDS latency) / MLP clocks
+             (loads x (average latency + the vL1D streaming its lines) + LDS ops x
+             LDS latency) / MLP clocks, a single load all of its latency, a chain of
+             dependent loads one by one
 
 Occupancy enters through ``rounds``: more resident waves per SIMD, fewer rounds, so a
 latency-bound kernel speeds up until a bandwidth term binds. Figures that are not in
@@ -245,7 +247,12 @@ def kernel_time(
         times["atomic"] = memory.scale * _atomic_cycles(spec, arch, memory) / f
     # Latency exposure: per wave, issue + the loads' and LDS ops' latency it must wait.
     lat = arch.latency_cycles
-    avg = _average_latency(lat, hit, spec.has_infinity_cache)
+    # cache lines one load instruction asks for (the coalescer's count; without one, the
+    # vL1D bytes per memory instruction)
+    vmem = counts.vmem_read + counts.vmem_write + counts.vmem_atomic
+    lines = (memory.coalescing.get("load_requests_per_instruction", 0.0) if memory else 0.0
+             ) or level_bytes["vL1D"] / max(1, vmem) / spec.l1_line_bytes
+    avg = _load_latency(lat, hit, spec.has_infinity_cache, lines)
     issue = (
         valu * cpi
         + counts.salu
@@ -256,7 +263,14 @@ def kernel_time(
         + counts.vmem_atomic
         + counts.lds
     ) / waves
-    stall = ((counts.vmem_read + counts.vmem_atomic) * avg + counts.lds * lat["LDS"]) / waves
+    # a wave overlaps up to ``mlp`` of its own loads, but never fewer than one: a wave
+    # with a single load waits for all of it; and a load is done when the vL1D has
+    # streamed all of its lines (64 of them for a stride-32 float gather), one after
+    # another at the vL1D's rate
+    loads = (counts.vmem_read + counts.vmem_atomic) / waves
+    serial = lines * spec.l1_line_bytes / achieved(spec, "l1_bytes_per_clock_per_cu")
+    stall = (max(loads, min(loads, 1.0) * mlp) * (avg + serial)
+             + counts.lds * lat["LDS"] / waves)
     walk = 0.0
     if chain and arch.tlb_reach_bytes and chain_bytes > arch.tlb_reach_bytes:
         walk = arch.tlb_walk_cycles * (1 - arch.tlb_reach_bytes / chain_bytes)
@@ -317,15 +331,34 @@ def _atomic_cycles(spec: DeviceSpec, arch: ArchRates, m: GpuMemoryResult) -> flo
     return float(np.bincount(channel, weights=cost).max(initial=0.0))
 
 
-def _average_latency(lat: dict[str, int], hit: dict[str, float], mall: bool) -> float:
-    """Load-to-use latency weighted by where loads are served (all HBM without a trace)."""
+def _load_latency(lat: dict[str, int], hit: dict[str, float], mall: bool,
+                  lines: float = 1.0) -> float:
+    """Expected load-to-use latency of one load instruction: the slowest of its ``lines``
+    cache lines, each served where the hit rates say (all HBM without a trace). With one
+    line, the hit-rate-weighted average; a gather whose 64 lines mostly hit the L2 still
+    waits for the few that go to HBM.
+
+    >>> lat = {"vL1D": 100, "L2": 200, "MALL": 400, "HBM": 800}
+    >>> hit = {"vL1D": 0.0, "L2": 0.9, "MALL": 0.0}
+    >>> round(_load_latency(lat, hit, True)), round(_load_latency(lat, hit, True, 64))
+    (260, 799)
+    """
     if not hit:
         return float(lat["HBM"])
-    below_l2 = lat["HBM"]
-    if mall and "MALL" in hit:
-        below_l2 = hit["MALL"] * lat["MALL"] + (1 - hit["MALL"]) * lat["HBM"]
-    below_l1 = hit["L2"] * lat["L2"] + (1 - hit["L2"]) * below_l2
-    return hit["vL1D"] * lat["vL1D"] + (1 - hit["vL1D"]) * below_l1
+    p_l1 = hit["vL1D"]
+    p_l2 = (1 - p_l1) * hit["L2"]
+    rest = 1 - p_l1 - p_l2
+    p_mall = rest * hit["MALL"] if mall and "MALL" in hit else 0.0
+    served = [(lat["vL1D"], p_l1), (lat["L2"], p_l2), (lat["MALL"], p_mall),
+              (lat["HBM"], rest - p_mall)]
+    k = max(1.0, lines)
+    expected, below, cum = 0.0, 0.0, 0.0
+    for cycles, p in served:  # P(slowest line <= level) = P(one line <= level) ** k
+        cum = min(1.0, cum + max(0.0, p))
+        at_most = cum**k
+        expected += cycles * (at_most - below)
+        below = at_most
+    return expected + lat["HBM"] * (1 - below)
 
 
 def _lds_cycles(spec: DeviceSpec, c: InstructionCounts, m: GpuMemoryResult | None) -> float:

@@ -13,8 +13,15 @@ sys.path.insert(0, str(HERE))
 
 import published  # noqa: E402
 
-# Misses the model does not reach yet, each with its reason (none at present).
-KNOWN_OFF: set[str] = set()
+# Misses the model does not reach yet, each with its reason.
+KNOWN_OFF = {
+    # gpu-stream's read at one and two waves per SIMD (held out): the model is 1.4x too
+    # fast. A wave there lives for one load; the hardware's rounds take ~1250 cycles
+    # where the model charges ~900 (load latency + issue): it has no per-wave fixed cost
+    # (wave launch, the kernel-argument scalar loads) and no queueing in the latency.
+    # Before the single-load rule (a wave waits all of its one load) it was 2.1x.
+    "bw_stream_read_2x128", "bw_stream_read_2x256",
+}
 
 
 @pytest.fixture(scope="module")
