@@ -36,6 +36,7 @@ class Config:
     check: bool = False  # run every kernel on the checked path (bounds, races, LDS init)
     watchdog_seconds: float = 30.0  # stop a runaway kernel after this long
     trace: bool = False  # record memory traces for the memory model
+    cold_caches: bool = False  # model every kernel from cold caches (no warm-up effect)
     parallel: bool = True  # run independent workgroups on all host cores
     cache_dir: str = ""  # where compiled kernels are kept between processes
     debug: str = ""  # "ir", "source", "llvm" or e.g. "ir,source": print compiler stages

@@ -4,7 +4,9 @@ A check launches the student's kernel on its own inputs inside these helpers and
 the profile records (``gpusim.profile(memory=True)``): modeled time, how often each
 element was stored or updated atomically, LDS bank-conflict degree. Comparisons of
 modeled time are relative (the student's kernel against a slower version run the same
-way), so they hold whatever the timing model's absolute numbers are.
+way), so they hold whatever the timing model's absolute numbers are. A check measures
+from cold caches (``gpusim.config.cold_caches``): what earlier cells left in the L2 and
+Infinity Cache must not change a verdict, so a check says the same whatever ran before.
 
 >>> import numpy as np
 >>> from gpusim import hip
@@ -31,19 +33,23 @@ from gpusim.profiler.records import KernelRecord
 
 
 def profiled(launch: Callable[[], object], *kernels: object) -> list[KernelRecord]:
-    """Run ``launch()`` with memory tracing, wait for it, return its kernel records.
+    """Run ``launch()`` with memory tracing from cold caches, wait for it, return its
+    kernel records.
 
     Pass the kernels it launches when one may be ``@hip.jit(check=True)``: the checked
     path does not trace, so they run traced here (their ``check`` is restored after).
     """
     saved = [(k, k.check) for k in kernels]
+    cold = gpusim.config.cold_caches
     try:
         for k, _ in saved:
             k.check = None
+        gpusim.config.cold_caches = True
         with gpusim.profile(memory=True) as prof:
             launch()
             hip.hipDeviceSynchronize()
     finally:
+        gpusim.config.cold_caches = cold
         for k, flag in saved:
             k.check = flag
     if not prof.kernels:

@@ -90,6 +90,10 @@ class DeviceSpec:
     matrix_fp16_tflops: float = _f("compute", "peak FP16 matrix throughput (MFMA / WMMA)")
     matrix_bf16_tflops: float = _f("compute", "peak BF16 matrix throughput (MFMA / WMMA)")
     matrix_int8_tops: float = _f("compute", "peak INT8 matrix throughput (MFMA / WMMA), TOPS")
+    mfma_load_clock_mhz: int = _f(
+        "compute", "engine clock under a dense 16-bit matrix-core GEMM (median, power-capped); "
+        "clock_mhz where no measurement is published"
+    )
     # registers
     vgprs_per_simd_lane: int = _f(
         "registers", "VGPRs per lane in one SIMD's register file (VGPR+AGPR when unified)"

@@ -77,7 +77,7 @@ def grid_sync_seconds(spec: DeviceSpec, blocks: int) -> float:
 
     >>> from gpusim.devices import get_spec
     >>> round(grid_sync_seconds(get_spec("mi300x"), 32) * 1e6, 3)   # microseconds
-    0.33
+    0.294
     """
     arch = ARCH.get(spec.gfx_target) or ARCH["gfx942"]
     lat = arch.latency_cycles
@@ -93,7 +93,7 @@ def cooperative_time(spec: DeviceSpec, *, threads: int, bytes_moved: int, blocks
     >>> t, why = cooperative_time(get_spec("mi300x"), threads=1024, bytes_moved=4096,
     ...                           blocks=32, grid_syncs=1000)
     >>> why["estimate"], why["grid_syncs"], round(why["grid_sync"] * 1e6)
-    ('first-order+grid-sync', 1000, 330)
+    ('first-order+grid-sync', 1000, 294)
     """
     seconds, breakdown = kernel_estimate(spec, threads=threads, bytes_moved=bytes_moved)
     syncs = grid_syncs * grid_sync_seconds(spec, blocks)

@@ -50,6 +50,7 @@ import numpy as np
 from gpusim.devices import DeviceSpec
 from gpusim.engine.tracing import TracedLaunch
 from gpusim.memsim import GpuMemoryModel
+from gpusim.memsim.chase import longest_chain
 from gpusim.memsim.period import holding_level, with_reuse, wrapped_loads
 from gpusim.memsim.replay import replay
 from gpusim.memsim.trace import GLOBAL
@@ -99,13 +100,15 @@ def forget() -> None:
 
 
 @functools.lru_cache(maxsize=256)  # replace() re-validates the spec: ~0.1 ms a call
-def scaled_spec(spec: DeviceSpec, fraction: float) -> DeviceSpec:
+def scaled_spec(spec: DeviceSpec, fraction: float, shared: float = 1.0) -> DeviceSpec:
     """``spec`` with CUs, L2 and Infinity Cache scaled by about ``fraction`` (at least one
-    CU per XCD and one set per cache); vL1D, bandwidths and everything else unchanged."""
+    CU per XCD and one set per cache); vL1D, bandwidths and everything else unchanged.
+    ``shared`` (``shared_footprint``): how many times larger the caches are kept because
+    the sample's lines are also the other work-groups' lines."""
     if fraction >= 1:
         return spec
     cus = max(1, round(spec.cus_per_xcd * fraction)) * spec.xcd_count
-    kept = cus / spec.cu_count  # what the rounding left: caches follow the CUs
+    kept = min(1.0, cus / spec.cu_count * shared)  # caches follow the CUs, and the sharing
 
     def cache(size: int, line: int, ways: int) -> int:
         unit = line * ways
@@ -127,33 +130,45 @@ def _occupancy(threads: int, lds_bytes: int, spec: DeviceSpec, regs: tuple) -> A
 
 def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes: int,
              resources: dict | None = None, key: tuple | None = None,
-             extents: list[tuple[int, int]] | None = None) -> tuple[float, dict[str, Any]]:
+             extents: list[tuple[int, int]] | None = None,
+             arrays: list | None = None, warm: tuple | None = None
+             ) -> tuple[float, dict[str, Any]]:
     """(seconds, breakdown) of a launch from its sampled trace; memoised under ``key``.
     ``extents``: (address, bytes) of the array arguments, where a wrapped index lands
-    (``memsim.period``)."""
+    (``memsim.period``); ``arrays``: the array arguments (their contents find dependent
+    loads, ``memsim.chase``); ``warm``: per extent, whether earlier kernels left it in
+    the caches (``memsim.residency``): its accesses are replayed once before the timed
+    replay, the vL1D invalidated in between (kernel start)."""
     regs = tuple((resources or {}).get(k) for k in ("vgprs", "sgprs", "agprs"))
     occ = _occupancy(math.prod(block), lds_bytes, spec, regs)
     fraction = traced.traced_workgroups / traced.total_workgroups
-    small = scaled_spec(spec, fraction)
+    shared = shared_footprint(traced.trace, extents, fraction) if fraction < 1 else 1.0
+    small = scaled_spec(spec, fraction, shared)
     with _lock:  # one model per scaled machine, cold for every kernel
         model = _models.get(small)
         if model is None:
             model = _models[small] = GpuMemoryModel(small, hash_sets=True, sectors=True)
         per_cu = max(1, occ.workgroups_per_cu)
         model.reset()
+        warmed = warm_up(model, traced.trace, extents, warm, per_cu)
         mem = replay(model, traced.trace, workgroups_per_cu=per_cu)
         wrapped = wrapped_loads(traced.trace, extents) if traced.sampled and extents else {}
         level = _holding(spec, traced.trace, wrapped)
         if level is not None:  # reuse the sample cannot see: replay it without those loads
             model.reset()
+            warm_up(model, traced.trace, extents, warm, per_cu)
             rest = traced.trace.take(np.flatnonzero(~np.isin(traced.trace.site, list(wrapped))))
             without = replay(model, rest, workgroups_per_cu=per_cu)
             mem = with_reuse(mem, without, max(wrapped.values()) / traced.total_workgroups,
                              level)
     seconds, breakdown = kernel_time(spec, traced.counts, mem,
                                      occupancy=max(1, occ.waves_per_simd),
-                                     workgroups=traced.total_workgroups)
+                                     workgroups=traced.total_workgroups,
+                                     **chain_of(traced, extents, arrays))
     breakdown["estimate"] = "sampled" if traced.sampled else "traced"
+    breakdown["warm_caches"] = warmed
+    if traced.extrapolated != 1.0:  # a work-group's rows past TraceLimits.max_rows
+        breakdown["truncated_extrapolated"] = traced.extrapolated
     breakdown["traced_workgroups"] = float(traced.traced_workgroups)
     if level is not None:
         breakdown["wrapped_period"] = float(max(wrapped.values()))
@@ -164,6 +179,80 @@ def estimate(traced: TracedLaunch, spec: DeviceSpec, *, block: tuple, lds_bytes:
                     del _memo[old]
             _memo[key] = (seconds, breakdown)
     return seconds, breakdown
+
+
+def shared_footprint(trace: Any, extents: list[tuple[int, int]] | None,
+                     fraction: float, line: int = 128) -> float:
+    """How much the caches of the scaled machine must grow because work-groups share data.
+
+    Shrinking the caches with the sample (``scaled_spec``) is right when each work-group
+    has lines of its own: the whole launch's footprint is the sample's divided by
+    ``fraction``. It cannot exceed the arrays themselves, though: when every work-group
+    re-reads one buffer (a table, a matrix operand, a cache benchmark), the whole launch's
+    footprint in that array is at most the array. So per array extent, the projected
+    footprint is min(sample's lines / fraction, the extent's lines), and the caches keep
+    (sample's lines / fraction) / projected times their scaled size, rounded down to a
+    power of two (one memory model per size). 1 when the work-groups share nothing.
+
+    >>> from gpusim.memsim.trace import Trace, Access
+    >>> tr = Trace.from_lane_addresses(1, 64, lambda t: [Access(4096 + 4 * t.tx, bytes=4)])
+    >>> shared_footprint(tr, [(4096, 256)], 1 / 64)      # all 64 work-groups read it
+    64.0
+    >>> shared_footprint(tr, [(4096, 64 * 256)], 1 / 64)  # each its own 256 B
+    1.0
+    """
+    if not extents:
+        return 1.0
+    glob = trace.space == GLOBAL
+    lines = np.unique(trace.addr[glob][trace.active[glob]].astype(np.int64) // line)
+    if not len(lines):
+        return 1.0
+    private = float(len(lines))
+    projected = 0.0
+    for addr, nbytes in extents:
+        lo, hi = addr // line, -(-(addr + nbytes) // line)
+        inside = int(np.searchsorted(lines, hi) - np.searchsorted(lines, lo))
+        if inside:
+            private -= inside
+            projected += min(inside / fraction, hi - lo)
+    projected += private / fraction
+    share = len(lines) / fraction / projected
+    return float(2 ** math.floor(math.log2(max(1.0, share)) + 1e-9))
+
+
+def chain_of(traced: TracedLaunch, extents: list | None, arrays: list | None) -> dict:
+    """``kernel_time``'s ``chain`` and ``chain_bytes``: the longest dependent-load chain of
+    one wave (``memsim.chase``), scaled up when a work-group's rows were cut short
+    (``TracedLaunch.extrapolated``), and the bytes it wanders over; zeros without one."""
+    if not extents or not arrays:
+        return {"chain": 0.0, "chain_bytes": 0.0}
+    pairs = [(a, x) for (a, _), x in zip(extents, arrays, strict=False)]
+    n, nbytes = longest_chain(traced.trace, pairs)
+    if n < 2:
+        return {"chain": 0.0, "chain_bytes": 0.0}
+    return {"chain": float(n) * traced.extrapolated, "chain_bytes": float(nbytes)}
+
+
+def warm_up(model: GpuMemoryModel, trace: Any, extents: list | None, warm: tuple | None,
+            per_cu: int) -> bool:
+    """Replay ``trace``'s global accesses to the warm extents (what earlier kernels left in
+    the L2 and Infinity Cache), then invalidate the vL1D as a kernel start does. True if
+    anything was warmed."""
+    if not extents or not warm or not any(warm):
+        return False
+    glob = trace.space == GLOBAL
+    lane = np.argmax(trace.active, axis=1)
+    first = trace.addr[np.arange(len(lane)), lane]
+    keep = np.zeros(len(first), bool)
+    for (addr, nbytes), w in zip(extents, warm, strict=False):
+        if w:
+            keep |= (first >= addr) & (first < addr + nbytes)
+    rows = np.flatnonzero(glob & keep)
+    if not len(rows):
+        return False
+    replay(model, trace.take(rows), workgroups_per_cu=per_cu)
+    model.tags["vL1D"][:] = -1
+    return True
 
 
 def _holding(spec: DeviceSpec, trace: Any, wrapped: dict[int, int]) -> str | None:

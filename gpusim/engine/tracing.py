@@ -148,6 +148,10 @@ class TracedLaunch:
     traced_workgroups: int
     total_workgroups: int
     truncated: bool = False  # one work-group alone exceeded the limits
+    # when rows were cut (``TraceLimits.max_rows``): the kept work-groups' lane events
+    # over those in the kept rows; memory instruction counts are scaled up by it (the
+    # cut rows are taken to be like the kept ones), and the record says so
+    extrapolated: float = 1.0
 
     @property
     def sampled(self) -> bool:
@@ -353,12 +357,20 @@ class Tracer:
         waves_per_wg = -(-math.prod(block) // wave_size)
         fields, kept, cut, per = trace_rows(keys, addr, ends, ids, wave_size, nbytes, space,
                                             waves_per_wg, self.limits.max_rows)
-        truncated = truncated or cut
-        info = LaunchInfo(grid, block, wave_size, sampled=kept < math.prod(grid) or truncated,
-                          sampled_workgroups=ids[:kept], kernel=tk.name)
+        info = LaunchInfo(grid, block, wave_size, sampled=kept < math.prod(grid) or truncated
+                          or cut, sampled_workgroups=ids[:kept], kernel=tk.name)
         trace = Trace(*fields, info, shown)
+        extra = 1.0
+        if cut:  # the first work-group's rows past max_rows: extrapolate, and say so
+            events = int(ends[max(kept, 1) - 1]) if len(ends) else 0
+            in_rows = int(trace.active.sum())
+            if in_rows and events > in_rows:
+                extra = events / in_rows
+                per = np.round(per * extra).astype(per.dtype)
+        truncated = truncated or cut
         counts = _instruction_counts(per, wg_counts[:kept].sum(axis=0), info)
-        return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated)
+        return TracedLaunch(trace, counts, sites, kept, info.total_workgroups, truncated,
+                            extra)
 
 
 _tables: dict[int, tuple] = {}  # id of a trace variant -> (the variant, its tables)

@@ -63,13 +63,20 @@ class Coalesced:
         moved = self.bytes_moved
         return np.where(moved > 0, self.bytes_useful / np.maximum(moved, 1), 1.0)
 
-    def summary(self) -> dict[str, float]:
-        """Totals over the batch (``efficiency`` weighted by bytes moved)."""
+    def summary(self, loads: np.ndarray | None = None) -> dict[str, float]:
+        """Totals over the batch (``efficiency`` weighted by bytes moved); ``loads``: which
+        instructions are loads, for ``load_requests_per_instruction`` (what a load's
+        latency waits for: its slowest line)."""
         requests = int(self.offsets[-1])
         moved = requests * self.line  # every request moves one whole line
         useful = int(self.bytes_useful.sum())
         n = len(self.offsets) - 1
-        return {
+        per_load = {}
+        if loads is not None:
+            n_loads = int(np.count_nonzero(loads))
+            per_load["load_requests_per_instruction"] = (
+                float(self.requests[loads].sum()) / n_loads if n_loads else 0.0)
+        return {**per_load,
             "instructions": n,
             "requests": requests,
             "requests_per_instruction": requests / n if n else 0.0,

@@ -259,7 +259,7 @@ class GpuMemoryModel:
             device=spec.key, levels=levels, per_instance=per_inst, requests=requests,
             hbm_read_bytes=int(mem[2]), hbm_write_bytes=int(mem[3]),
             instructions=_instruction_counts(trace) if detail else {},
-            coalescing=c.summary(),
+            coalescing=c.summary(trace.kind[rows] == LOAD),
             coalescing_by_site=_coalescing_by_site(c, trace.site[rows]) if detail else {},
             lds=lds_summary, lds_by_site=lds_sites, atomic_lane_ops=lane_ops,
             atomic_hottest_line_ops=hottest, atomic_requests=line_stats,

@@ -109,7 +109,8 @@ def replay(model: GpuMemoryModel, trace: Trace, *, workgroups_per_cu: int | None
         requests=dict(zip(_REQUESTS, requests.tolist(), strict=True)),
         levels={k: _level_dict(v.sum(axis=0)) for k, v in per_inst.items()},
         hbm_read_bytes=int(mem[2]), hbm_write_bytes=int(mem[3]), instructions={},
-        coalescing=Coalesced(lines, offsets, requested, useful, model.l1.line).summary(),
+        coalescing=Coalesced(lines, offsets, requested, useful, model.l1.line).summary(
+            trace.kind[order[trace.space[order] == GLOBAL]] == LOAD),
         coalescing_by_site={}, lds=lds_summary, lds_by_site=lds_sites,
         atomic_lane_ops=lane_ops, atomic_hottest_line_ops=hottest, atomic_requests=line_stats,
         line_bytes={lv.name: lv.line for lv in (model.l1, model.l2, mall) if lv},

@@ -38,6 +38,8 @@ from gpusim.config import config
 from gpusim.engine import estimate, prepare, specialize
 from gpusim.engine.cooperative import cooperative_time
 from gpusim.errors import GpusimError, HipError, hipError_t
+from gpusim.memsim import residency
+from gpusim.memsim.residency import RESIDENCY
 from gpusim.runtime import kernel_trace
 from gpusim.runtime.kernel_args import check_alive, device_values, stage
 from gpusim.runtime.kernel_overloads import overloads_of
@@ -245,9 +247,14 @@ class Kernel:
         ck = ready.kernel
         # the default model: a sampled trace, or the time of an earlier launch like this one
         memo_key = remembered = None
+        # what earlier kernels on this device left in its caches (memsim.residency)
+        arrays = [a for a in ready.args if isinstance(a, np.ndarray)]
+        extents = kernel_trace.extents_of(args, staged.copies, ready.args)
+        warm = (() if residency.cold_requested() else
+                RESIDENCY.warm(device, extents, capacity=residency.last_level_bytes(spec)))
         if ready.mode == "fast" and not ck.reference and estimate.ENABLED and (
                 not ck.cooperative):  # a sample of work-groups cannot pass a grid sync alone
-            memo_key = estimate.launch_key(ready)
+            memo_key = estimate.launch_key(ready) + (warm,)
             remembered = estimate.remembered(memo_key)
             if remembered is None:
                 ready.tracer = kernel_trace.tracer_for(args, staged.copies,
@@ -273,7 +280,7 @@ class Kernel:
                 modeled.append(estimate.estimate(
                     ready.tracer.result, spec, block=ready.block, lds_bytes=ready.lds_bytes,
                     resources=info["resources"], key=memo_key,
-                    extents=ready.tracer.extents(ready.args)))
+                    extents=ready.tracer.extents(ready.args), arrays=arrays, warm=warm))
 
         if memo_key is not None and remembered is None:
             ready.meanwhile = model
@@ -305,8 +312,14 @@ class Kernel:
             elif ready.tracer is not None:  # `op` is bound below, before the scheduler runs
                 kernel_trace.model_kernel(op, ready.tracer.result, spec, block=ready.block,
                                           lds_bytes=ready.lds_bytes,
-                                          resources=info["resources"])
+                                          resources=info["resources"],
+                                          extents=ready.tracer.extents(ready.args),
+                                          arrays=arrays, warm=warm)
+            # the trace is spent: let it go now rather than when the garbage collector
+            # breaks the ready -> model -> ready cycle (a long trace is tens of MB)
+            ready.meanwhile = ready.tracer = None
 
+        RESIDENCY.touch(device, extents)  # in issue order, as the device will run them
         staged.copy_in(stream)
         for arg in args:  # unified memory: pages fault over before the kernel runs
             if isinstance(arg, ManagedArray):

@@ -13,8 +13,9 @@ inside the queued operation, ``model_kernel`` puts into ``op.info``::
 The profile record (``KernelRecord``) gets them when the operation completes. Without
 tracing, kernels keep the first-order estimate (``timing.kernel_estimate``).
 
-Modelled choices: each traced kernel starts from cold caches (vL1D, L2 and Infinity
-Cache empty), so one kernel's numbers do not depend on what ran before it; occupancy
+Modelled choices: each traced kernel starts with a cold vL1D, and with the L2 and
+Infinity Cache holding what earlier kernels on the device left there when it fits
+(``memsim.residency``; ``gpusim.config.cold_caches = True`` shows the cold run); occupancy
 comes from the block size, LDS and the registers the AMDGPU compiler reports for the
 kernel (``runtime/kernel_resources.py``), or a small kernel's registers
 (``occupancy_model.MINIMAL_KERNEL_*``) when it could not lower it.
@@ -75,6 +76,11 @@ def tracer_for(args: tuple, copies: list | None = None, sample: int = 0) -> Trac
     return Tracer(addresses=tuple(addresses), sample=sample)
 
 
+def extents_of(args: tuple, copies: list | None, values: list) -> list[tuple[int, int]]:
+    """(device address, bytes) of each array argument, as a traced launch places them."""
+    return tracer_for(args, copies).extents(values)
+
+
 def _model(spec: DeviceSpec) -> GpuMemoryModel:
     """One memory model per device profile, reset (cold caches) for every kernel."""
     model = _models.get(spec)
@@ -86,7 +92,9 @@ def _model(spec: DeviceSpec) -> GpuMemoryModel:
 
 def model_kernel(op: Any, traced: TracedLaunch | None, spec: DeviceSpec, *,
                  block: tuple[int, int, int], lds_bytes: int,
-                 resources: dict[str, Any] | None = None) -> None:
+                 resources: dict[str, Any] | None = None,
+                 extents: list | None = None, arrays: list | None = None,
+                 warm: tuple | None = None) -> None:
     """Fill ``op.info`` with seconds, breakdown, counters, occupancy and memory stats.
 
     ``resources``: the record's register counts (``vgprs``, ``sgprs``, ``agprs``, from the
@@ -96,9 +104,18 @@ def model_kernel(op: Any, traced: TracedLaunch | None, spec: DeviceSpec, *,
         return
     regs = {k: (resources or {}).get(k) for k in ("vgprs", "sgprs", "agprs")}
     occ = occupancy(block_size=math.prod(block), lds_bytes=lds_bytes, device=spec, **regs)
-    mem = _model(spec).run(traced.trace, workgroups_per_cu=max(1, occ.workgroups_per_cu))
+    from gpusim.engine.estimate import chain_of, warm_up
+
+    model = _model(spec)
+    per_cu = max(1, occ.workgroups_per_cu)
+    warmed = warm_up(model, traced.trace, extents, warm, per_cu)
+    mem = model.run(traced.trace, workgroups_per_cu=per_cu)
     seconds, breakdown = kernel_time(spec, traced.counts, mem, occupancy=max(1, occ.waves_per_simd),
-                                     workgroups=traced.total_workgroups)
+                                     workgroups=traced.total_workgroups,
+                                     **chain_of(traced, extents, arrays))
+    breakdown["warm_caches"] = warmed
+    if traced.extrapolated != 1.0:
+        breakdown["truncated_extrapolated"] = traced.extrapolated
     counters = kernel_counters(mem, traced.counts, spec=spec, seconds=seconds)
     counters["GPUSIM_SAMPLED"] = int(traced.sampled)
     op.info.update(seconds=seconds, breakdown=breakdown, counters=counters,

@@ -18,10 +18,12 @@ from gpusim.timing.costs import (
     memset_seconds,
     migration_seconds,
 )
-from gpusim.timing.kernel_model import ARCH, ArchRates, kernel_time, rates_for
+from gpusim.timing.kernel_model import ACHIEVED, ARCH, ArchRates, achieved, kernel_time, rates_for
 
 __all__ = [
+    "ACHIEVED",
     "ARCH",
+    "achieved",
     "ArchRates",
     "InstructionCounts",
     "copy_seconds",

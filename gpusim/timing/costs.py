@@ -33,17 +33,20 @@ def copy_seconds(spec: DeviceSpec, nbytes: int, direction: str, *, pinned: bool)
     """Modeled duration of one copy of ``nbytes`` in ``direction`` (HtoD, DtoH, DtoD, PtoP).
 
     >>> from gpusim.devices import get_spec
-    >>> round(copy_seconds(get_spec("mi300x"), 63_000_000, "HtoD", pinned=True) * 1e3, 3)
+    >>> round(copy_seconds(get_spec("mi300x"), 55_000_000, "HtoD", pinned=True) * 1e3, 3)
     1.002
     """
+    from gpusim.timing.kernel_model import achieved  # (imports this module)
+
     if direction in ("HtoD", "DtoH"):
-        gbs = spec.host_link_pinned_gbs if pinned else spec.host_link_pageable_gbs
+        gbs = achieved(spec, "host_link_pinned_gbs") if pinned else spec.host_link_pageable_gbs
         latency = COPY_LATENCY_PINNED_S if pinned else COPY_LATENCY_PAGEABLE_S
         return latency + nbytes / (gbs * GB)
     if direction == "DtoD":  # read and write the same HBM
-        return COPY_LATENCY_PINNED_S + 2 * nbytes / (spec.memory_bandwidth_gbs * GB)
+        return COPY_LATENCY_PINNED_S + 2 * nbytes / (
+            achieved(spec, "memory_bandwidth_gbs") * GB)
     if direction == "PtoP":  # over one Infinity Fabric link between GPUs
-        return COPY_LATENCY_PINNED_S + nbytes / (spec.peer_link_gbs * GB)
+        return COPY_LATENCY_PINNED_S + nbytes / (achieved(spec, "peer_link_gbs") * GB)
     if direction == "HtoH":
         return 0.0
     raise ValueError(f"unknown copy direction {direction!r}")

@@ -85,8 +85,10 @@ def test_10_2_bus_factors():
 
 
 def test_10_3_crossover(eight_gpus):
+    # Simple overtakes LL at 128 KiB on 8 MI300X (model.LL_HOP_S, LL_WIRE)
     solved(course.check("10.3", 131072))
-    told(course.check("10.3", 4096), "tree is still as fast")
+    told(course.check("10.3", 4096), "LL is still faster")
+    told(course.check("10.3", 65536), "last size where LL wins")
     told(course.check("10.3", 1 << 20), "already wins")
     told(course.check("10.3", None), "power of two")
 

@@ -1,6 +1,8 @@
 """Modeled time of rocBLAS calls: peak rates from the profiles, efficiency over sizes,
 and what the profiler shows (invariants and orderings, never host timings)."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from blas_storage import dev
@@ -85,3 +87,73 @@ def test_modeled_gemm_time_in_the_profiler_matches_the_model(handle):
     mt = model.macro_tile(spec, n, n, 1)
     assert prof.kernels[0].grid == (n // mt, n // mt, 1) == model.gemm_grid(spec, n, n, 1)[0]
     assert f"_MT{mt}x{mt}x" in prof.kernels[0].name
+
+
+# ROCm blog 'Measuring Max-Achievable FLOPs - Part 2' (2025-02-28), MI300X (750 W),
+# hipblaslt-bench, M=4096 N=4864 K=32896: BF16 708 TFLOP/s at a median 1207 MHz, FP16
+# 654 TFLOP/s at 1115 MHz; the BF16 sample run took 1848.09 us. Peak at a clock f:
+# 304 CUs x 2048 FLOP/clock x f (751 TFLOP/s at 1207 MHz, the blog's footnote 2).
+MAF = {"bf16": 708.0, "f16": 654.0}
+MAF_MNK = (4096, 4864, 32896)
+
+
+def _maf_rate(spec, kind):
+    m, n, k = MAF_MNK
+    seconds, parts = model.gemm_seconds(spec, m, n, k, 1, kind, in_bytes=2, out_bytes=2,
+                                        reads_c=False)
+    return 2 * m * n * k / seconds / 1e12, seconds, parts
+
+
+def test_mi300x_16_bit_gemms_run_at_the_clock_under_load_of_the_maf_blog():
+    spec = get_spec("mi300x")
+    assert spec.mfma_load_clock_mhz == 1207 and spec.clock_mhz == 2100
+    assert "max-achievable-flops-part2" in spec.sources["mfma_load_clock_mhz"]
+    peak_at_load = 304 * 2048 * 1207e6 / 1e12
+    for kind, published in MAF.items():
+        rate, seconds, parts = _maf_rate(spec, kind)
+        assert parts["bound"] == "compute" and parts["unit"] == "matrix cores"
+        assert parts["peak_tflops"] == pytest.approx(peak_at_load, rel=1e-3)
+        assert rate == pytest.approx(published, rel=0.01)
+    # the blog's software efficiency for BF16: 708 / 751 = 94% of the peak at 1207 MHz
+    assert _maf_rate(spec, "bf16")[0] / peak_at_load == pytest.approx(0.94, abs=0.01)
+    assert _maf_rate(spec, "bf16")[1] == pytest.approx(1848.09e-6, rel=0.01)
+
+
+def test_the_load_clock_scales_only_16_bit_gemms_and_only_where_a_clock_is_published():
+    spec = get_spec("mi300x")
+    at_peak = dataclasses.replace(spec, mfma_load_clock_mhz=spec.clock_mhz)
+    for kind in ("bf16", "f16"):  # compute-bound: the rate scales with the clock
+        ratio = _maf_rate(at_peak, kind)[0] / _maf_rate(spec, kind)[0]
+        assert ratio == pytest.approx(2100 / 1207, rel=0.01)
+    for kind in ("f32", "f64", "i8"):  # no published clock under load: the peak clock
+        assert model.matrix_peak_tflops(spec, kind) == getattr(spec, model.MATRIX_FIELD[kind])
+    for key in list_devices(calibration=True):
+        other = get_spec(key)
+        if key != "mi300x":
+            assert other.mfma_load_clock_mhz == other.clock_mhz
+            assert other.sources["mfma_load_clock_mhz"].startswith("model assumption")
+            for kind in PER_CLOCK.get(key, {}):
+                if model.has_matrix_cores(other, kind):
+                    assert model.matrix_peak_tflops(other, kind) == getattr(
+                        other, model.MATRIX_FIELD[kind])
+    # a variant clocked below the load clock is not sped up by it
+    slow = dataclasses.replace(spec, clock_mhz=1000)
+    assert model.load_clock_factor(slow, "bf16") == 1.0
+
+
+def test_gemm_ex_bf16_in_the_profiler_uses_the_load_clock(handle):
+    n = 256
+    bits = dev(np.zeros(n * n, np.uint16))
+    out = dev(np.zeros(n * n, np.float32))
+    bf16, f32 = rocblas.rocblas_datatype_bf16_r, rocblas.rocblas_datatype_f32_r
+    N = rocblas.rocblas_operation_none
+    with gpusim.profile() as prof:
+        rocblas.rocblas_gemm_ex(handle, N, N, n, n, n, 1.0, bits, bf16, n, bits, bf16, n, 0.0,
+                                out, f32, n, out, f32, n, f32,
+                                rocblas.rocblas_gemm_algo_standard, 0, 0)
+        hip.hipDeviceSynchronize()
+    (kernel,) = prof.kernels
+    assert kernel.breakdown["peak_tflops"] == pytest.approx(1307.4 * 1207 / 2100, rel=1e-6)
+    seconds, _ = model.gemm_seconds(get_spec("mi300x"), n, n, n, 1, "bf16", in_bytes=2,
+                                    out_bytes=4, reads_c=False)
+    assert kernel.duration_ns == round(seconds * 1e9)

@@ -93,10 +93,12 @@ def test_memory_bound_kernel_speeds_up_with_occupancy_until_bandwidth_saturates(
         t, why = kernel_time(
             spec, counts, mem, occupancy=occ, workgroups=tr.launch.total_workgroups
         )
-        times.append(t)
+        times.append(t - why["launch"])  # the kernel's part: what occupancy can change
         bounds.append(why["bound"])
     assert all(a >= b for a, b in zip(times, times[1:], strict=False))  # never slower
-    assert times[0] > 1.5 * times[-1]  # latency exposed at 1 wave per SIMD
+    # latency exposed at 1 wave per SIMD: Little's law says 1216 waves x 2 loads x 256 B
+    # in flight over ~375 ns give 1.7 TB/s, well under the 4.2 TB/s achieved
+    assert times[0] > 1.5 * times[-1]
     assert bounds[0] == "latency" and bounds[-1] == "HBM"  # ... hidden at full occupancy
     assert times[-1] == times[-2]  # saturated: more waves no longer help
 

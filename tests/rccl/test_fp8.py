@@ -150,7 +150,8 @@ def test_ring_collectives_bit_for_bit(n, datatype, dtype, op, monkeypatch):
 
 
 def test_tree_allreduce_order_on_four_ranks(monkeypatch):
-    """NCCL's binary tree on 4 ranks: 0 <- 2 <- {1, 3}; node 2 adds 1 then 3."""
+    """RCCL's tree inside one node is a chain in the ring's order: 0 <- 1 <- 2 <- 3;
+    each rank adds its child's partial sum to its own input."""
     monkeypatch.setenv("NCCL_ALGO", "Tree")
     count = 1000
     xs = [random_fp8(E5M2, count, seed=40 + r) for r in range(4)]
@@ -158,8 +159,9 @@ def test_tree_allreduce_order_on_four_ranks(monkeypatch):
     comms = rccl.ncclCommInitAll(4)
     on_every_rank(lambda r, c: rccl.ncclAllReduce(d[r], d[r], count, rccl.ncclFloat8e5m2,
                                                   rccl.ncclSum, c, 0), comms)
-    sub = step(rccl.ncclSum, step(rccl.ncclSum, xs[2], xs[1], E5M2), xs[3], E5M2)
-    want = step(rccl.ncclSum, xs[0], sub, E5M2)
+    want = xs[3]
+    for rank in (2, 1, 0):
+        want = step(rccl.ncclSum, xs[rank], want, E5M2)
     assert host(d[3]).tobytes() == want.tobytes()
 
 

@@ -11,27 +11,78 @@ from gpusim.libs.rccl import launch, model
 from gpusim.profiler import CollectiveRecord
 
 
-def plan(n, count, algo_env, monkeypatch):
-    """The modeled time of an n-rank float AllReduce of ``count`` elements."""
-    if algo_env:
-        monkeypatch.setenv("NCCL_ALGO", algo_env)
-    else:
-        monkeypatch.delenv("NCCL_ALGO", raising=False)
+def plan(n, count, algo_env, monkeypatch, proto_env=None, protocol=False):
+    """The modeled time of an n-rank float AllReduce of ``count`` elements: (algorithm,
+    seconds), or (algorithm, protocol, seconds)."""
+    for name, value in (("NCCL_ALGO", algo_env), ("NCCL_PROTO", proto_env)):
+        if value:
+            monkeypatch.setenv(name, value)
+        else:
+            monkeypatch.delenv(name, raising=False)
     comms = rccl.ncclCommInitAll(n)
     bufs = [np.zeros(count, np.float32) for _ in range(n)]
     calls = [launch.Call("AllReduce", c, b, b, count, rccl.ncclFloat, rccl.ncclSum, None,
                          None) for c, b in zip(comms, bufs, strict=True)]
-    algo, _, seconds, _ = launch.plan(calls)
-    return algo, seconds
+    algo, job, seconds, _ = launch.plan(calls)
+    return (algo, job.protocol, seconds) if protocol else (algo, seconds)
 
 
-def test_tree_wins_small_ring_wins_large_and_rccl_picks_the_faster(monkeypatch):
-    small, large = 1 << 10, 64 << 20
-    ring_s, tree_s = (plan(8, small, a, monkeypatch)[1] for a in ("Ring", "Tree"))
-    ring_l, tree_l = (plan(8, large // 4, a, monkeypatch)[1] for a in ("Ring", "Tree"))
-    assert tree_s < ring_s and ring_l < tree_l   # the crossover
-    assert plan(8, small, None, monkeypatch)[0] == "TREE"
-    assert plan(8, large // 4, None, monkeypatch)[0] == "RING"
+def test_one_node_tree_is_a_chain_so_the_ring_is_never_slower(monkeypatch):
+    # RCCL's tree inside a node is a chain (src/graph/connect.cc): 2(n-1) hops, as many
+    # as the ring's steps, and its LL hop is the slower one; large: the ring's links
+    for count in (2, 1 << 8, 1 << 14, 16 << 20):
+        ring, tree = (plan(8, count, a, monkeypatch)[1] for a in ("Ring", "Tree"))
+        assert ring < tree
+        assert plan(8, count, None, monkeypatch)[0] == "RING"
+    assert model.chain([0, 3, 6, 1, 4, 7, 2, 5]) == [-1, 6, 7, 0, 1, 2, 3, 4]
+
+
+# RCCL's own tuner for 8 x MI300X, written out here from its source (ROCm/rccl commit
+# 0cbce2a7571c907554199fad7e905f16ec0a565c): rome_model_79 / 84 select tuning_model_5
+# ("tuning=5", src/graph/rome_models.cc); xGMI is LINK_NVL, so the NCCL_HW_NVLINK row of
+# hwLat (us per hop) applies; baseLat (us) per protocol (src/graph/tuning.cc).
+RCCL_HWLAT = {("RING", "LL"): 0.8, ("RING", "SIMPLE"): 2.1, ("TREE", "LL"): 0.9,
+              ("TREE", "SIMPLE"): 2.3}
+RCCL_BASELAT = {"LL": 12.0, "SIMPLE": 17.0}
+
+
+def rccl_latency_us(algo, proto, n):
+    """ncclTopoTuneModel's latency of an AllReduce on one node: baseLat plus, for a ring,
+    2(n-1) hops, for a tree 2 (nRanks/nNodes - 1) hops (the chain up and down)."""
+    hops = 2 * (n - 1)
+    return RCCL_BASELAT[proto] + hops * RCCL_HWLAT[(algo, proto)]
+
+
+@pytest.mark.parametrize("n", [2, 4, 8])
+def test_small_allreduce_follows_rccls_tuning_table(n, monkeypatch):
+    # RCCL's choice for 8 bytes: the smallest latency, Tree/Simple being off on gfx94
+    # inside one node (tuning.cc); the bytes term is negligible at 8 B
+    choices = [k for k in RCCL_HWLAT if k != ("TREE", "SIMPLE")]
+    want = min(choices, key=lambda k: rccl_latency_us(*k, n))
+    assert want == ("RING", "LL")
+    algo, proto, seconds = plan(n, 2, None, monkeypatch, protocol=True)
+    assert (algo, proto) == want
+    # the modeled time: the emulator's launch plus RCCL's hops (hwLat x 2(n-1))
+    hops_us = rccl_latency_us(*want, n) - RCCL_BASELAT["LL"]
+    assert (seconds - model.LAUNCH_S) * 1e6 == pytest.approx(hops_us, abs=0.01)
+    tree = plan(n, 2, "Tree", monkeypatch, protocol=True)
+    assert tree[1] == "LL"
+    assert (tree[2] - model.LAUNCH_S) * 1e6 == pytest.approx(
+        rccl_latency_us("TREE", "LL", n) - RCCL_BASELAT["LL"], abs=0.01)
+
+
+def test_nccl_proto_forces_a_protocol(monkeypatch):
+    ll = plan(8, 2, None, monkeypatch, "LL", protocol=True)
+    simple = plan(8, 2, None, monkeypatch, "Simple", protocol=True)
+    assert ll[1] == "LL" and simple[1] == "SIMPLE"
+    assert simple[2] == pytest.approx(model.LAUNCH_S + 14 * model.HOP_S, abs=1e-8)
+    assert plan(8, 2, None, monkeypatch, "^LL", protocol=True)[1] == "SIMPLE"
+    # large messages: Simple, LL's lines carry half data
+    assert plan(8, 1 << 20, None, monkeypatch, protocol=True)[1] == "SIMPLE"
+    for bad in ("LL128", "Fast"):
+        with pytest.raises(rccl.NcclError) as err:
+            plan(8, 2, None, monkeypatch, bad)
+        assert err.value.status == rccl.ncclInvalidArgument
 
 
 def test_nccl_algo_unknown_is_an_error(monkeypatch):
@@ -51,7 +102,8 @@ def test_tree_result_matches_numpy(monkeypatch):
                                                       rccl.ncclSum, c, 0), comms)
     rec = [r for r in prof.records if isinstance(r, CollectiveRecord)][0]
     assert rec.algorithm == "TREE"
-    np.testing.assert_allclose(bufs[3].copy_to_host(), np.sum(xs, axis=0), rtol=1e-12)
+    np.testing.assert_allclose(bufs[3].copy_to_host(), np.sum(xs, axis=0), rtol=1e-12,
+                               atol=1e-14)  # another order of 8 doubles: rounding only
 
 
 @pytest.mark.parametrize("coll,n,factor", [("AllReduce", 8, 1.75), ("AllGather", 4, 0.75),

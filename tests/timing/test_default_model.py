@@ -30,6 +30,15 @@ N = 1 << 22  # 16 MiB of float32
 T = 4096  # transpose side
 
 
+@pytest.fixture(autouse=True)
+def _cold_caches():
+    """These tests compare access patterns from cold caches (issue 31 keeps the L2 and
+    Infinity Cache warm between kernels; here every kernel's arrays fit the MALL)."""
+    gpusim.config.cold_caches = True
+    yield
+    gpusim.config.cold_caches = False
+
+
 def modeled_us(kernel, grid, block, *args) -> float:
     """Microseconds between two events around one launch (the default path)."""
     start, end = cuda.event(), cuda.event()
@@ -78,9 +87,10 @@ def test_naive_transpose_costs_more_than_padded_lds(dev):
     naive = modeled_us(transpose_naive, grid, (TILE, 8), dev["m"], dev["mt"])
     padded = modeled_us(transpose_lds_padded, grid, (TILE, 8), dev["m"], dev["mt"])
     # MI300X's L2 (16 channels x 128 B/clk per XCD) absorbs most of the naive version's
-    # partial-line writes: about 1.2x here. On the H200 (slower L2) the same kernels are
-    # 4x apart, as measured (tests/timing/test_calibration.py holds that ratio).
-    assert naive > 1.15 * padded
+    # partial-line writes. It was about 1.2x here against the 5.3 TB/s HBM peak; with the
+    # achieved 4.2 TB/s (issue 31) both are HBM-bound and about 1.03x apart. On the H200
+    # (slower L2) the same kernels are 4x apart, as measured (test_calibration.py).
+    assert naive > padded
     assert np.array_equal(dev["mt"].copy_to_host(), dev["m"].copy_to_host().T)
 
 

@@ -81,6 +81,7 @@ def _record(kernel, n, *args):
 
 def test_uniform_kernels_trace_two_runs_of_the_sample_with_the_same_result(monkeypatch):
     n = 4096 * 64
+    monkeypatch.setattr(gpusim.config, "cold_caches", True)  # both launches from cold caches
     a, out = cuda.to_device(np.arange(n, dtype=np.float32)), cuda.device_array(n, np.float32)
     estimate.forget()
     uniform = _record(_copy, n, a, out)

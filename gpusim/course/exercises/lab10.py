@@ -1,4 +1,5 @@
-"""Lab 10 (several GPUs): all-reduce by parts, bus factors, ring vs tree, data parallelism."""
+"""Lab 10 (several GPUs): all-reduce by parts, bus factors, the LL / Simple protocol
+crossover, data parallelism."""
 
 from __future__ import annotations
 
@@ -112,11 +113,14 @@ def bus_factors(bus_factor) -> str:
     return "All four factors match nccl-tests' for 2 to 16 ranks."
 
 
-def _allreduce_us(nbytes: int, algo: str, n: int) -> float:
+def _allreduce_us(nbytes: int, n: int, proto: str) -> float:
+    """The modeled time (us) of an ``nbytes`` float all-reduce on ``n`` ranks with
+    NCCL_PROTO=``proto`` and RCCL's own algorithm (NCCL_ALGO unset); the student's
+    NCCL_ALGO / NCCL_PROTO are put back afterwards."""
     comms = rccl.ncclCommInitAll(n)
     bufs = _on_each(n, lambda r: hip.device_array(nbytes // 4, np.float32))
-    before = os.environ.get("NCCL_ALGO")
-    os.environ["NCCL_ALGO"] = algo
+    saved = {name: os.environ.pop(name, None) for name in ("NCCL_ALGO", "NCCL_PROTO")}
+    os.environ["NCCL_PROTO"] = proto
     try:
         with gpusim.profile() as prof:
             rccl.ncclGroupStart()
@@ -126,32 +130,93 @@ def _allreduce_us(nbytes: int, algo: str, n: int) -> float:
             rccl.ncclGroupEnd()
             _sync(n)
     finally:
-        os.environ.pop("NCCL_ALGO")
-        if before is not None:
-            os.environ["NCCL_ALGO"] = before
+        for name, value in saved.items():
+            os.environ.pop(name, None)
+            if value is not None:
+                os.environ[name] = value
     return next(k.duration_ns for k in prof.kernels if k.name.startswith("ncclAllReduce")) / 1e3
 
 
-@exercise("10.3", "ring or tree", hints=[
-    "Time the same all-reduce with NCCL_ALGO=Ring and NCCL_ALGO=Tree at each size.",
-    "Walk the powers of two upwards from 4 KiB and stop at the first size where the ring "
-    "is faster.",
-    "allreduce_record(b, 'Ring')[1] is the ring's modeled time in microseconds.",
+_SMALLEST = 4096  # the sweep's first size (4 KiB)
+
+
+def _as_size(size) -> int | None:
+    """``size`` as a whole number of bytes (int, NumPy int, or a float without a
+    fraction), None if it is not one."""
+    if isinstance(size, (bool, np.bool_)):
+        return None
+    if isinstance(size, (int, np.integer)):
+        return int(size)
+    if isinstance(size, (float, np.floating)) and float(size).is_integer():
+        return int(size)
+    return None
+
+
+@exercise("10.3", "LL or Simple", hints=[
+    "Time the same all-reduce with NCCL_PROTO=LL and NCCL_PROTO=Simple at each size: "
+    "allreduce_record(b, proto='LL')[1] is LL's modeled time in microseconds.",
+    "Walk the powers of two upwards from 4 KiB, one at a time, and stop at the first size "
+    "where Simple's time is below LL's.",
+    "Leave NCCL_ALGO alone: on one node RCCL runs the ring at every size, so ring against "
+    "tree never crosses over.",
 ])
 def crossover(size) -> str:
-    """The ring must be faster at ``size`` and not at ``size / 2`` (modeled, all ranks)."""
+    """Simple must be faster than LL at ``size`` and not at ``size / 2`` (modeled, all
+    ranks, RCCL's own algorithm)."""
     n = _ngpus()
-    if not isinstance(size, (int, np.integer)) or size < 4096 or size & (size - 1):
-        raise NotYet(f"crossover should be a power of two of at least 4096 bytes, but it "
-                     f"is {size!r}.")
-    ring, tree = _allreduce_us(size, "Ring", n), _allreduce_us(size, "Tree", n)
-    expect_true(ring < tree, f"At {size:,} bytes the tree is still as fast or faster "
-                f"({tree:.1f} us against the ring's {ring:.1f} us): look at bigger sizes.")
-    if size > 4096:
-        r2, t2 = _allreduce_us(size // 2, "Ring", n), _allreduce_us(size // 2, "Tree", n)
-        expect_true(r2 >= t2, f"The ring already wins at {size // 2:,} bytes ({r2:.1f} us "
-                    f"against {t2:.1f} us): look at smaller sizes.")
-    return f"The ring wins from {size:,} bytes on {n} GPUs ({ring:.1f} us against {tree:.1f} us)."
+    nbytes = _as_size(size)
+    if nbytes is None or nbytes < _SMALLEST or nbytes & (nbytes - 1):
+        extra = ""
+        if isinstance(size, (float, np.floating)) and nbytes is None:
+            extra = (" That looks like a time in microseconds: the answer is the message "
+                     "size in bytes where Simple takes over.")
+        elif nbytes is not None and 0 < nbytes < _SMALLEST and not nbytes & (nbytes - 1) \
+                and nbytes * 1024 >= _SMALLEST:
+            extra = (f" If that is in KiB, give it in bytes: {nbytes} KiB is "
+                     f"{nbytes * 1024:,} bytes.")
+        elif isinstance(size, tuple):
+            extra = (" allreduce_record returns (record, microseconds): the answer is the "
+                     "size b you passed to it.")
+        shown = repr(size) if len(repr(size)) <= 60 else f"a {type(size).__name__}"
+        raise NotYet(f"crossover should be a power of two of at least {_SMALLEST:,} bytes, "
+                     f"but it is {shown}." + extra)
+    ll, simple = _allreduce_us(nbytes, n, "LL"), _allreduce_us(nbytes, n, "Simple")
+
+    def simple_wins(b: int) -> bool:
+        return _allreduce_us(b, n, "Simple") < _allreduce_us(b, n, "LL")
+
+    if simple >= ll:
+        said = (f"At {nbytes:,} bytes LL is still faster ({ll:.1f} us against Simple's "
+                f"{simple:.1f} us)")
+        if simple_wins(4 * nbytes) and not simple_wins(2 * nbytes):
+            raise NotYet(f"{said}. {nbytes:,} is the float count (elements) at the "
+                         "crossover, not its size: the size is in bytes, 4 per float.")
+        if simple_wins(2 * nbytes):
+            raise NotYet(f"{said}: {nbytes:,} is the last size where LL wins, one step "
+                         "short. The crossover is the first size where Simple is faster, "
+                         "the next power of two.")
+        if nbytes == _SMALLEST:
+            raise NotYet(f"{said}. {nbytes:,} is the sweep's first size, so your test held "
+                         "from the start: compare Simple's time with LL's (not the ring "
+                         "with the tree: on one node the ring wins at every size; not "
+                         "LL < Simple, which is where LL wins; with busbw, the larger "
+                         "busbw is the faster) and take the first size where Simple's time "
+                         "is smaller.")
+        raise NotYet(f"{said}: look at bigger sizes.")
+    tail = ""
+    if nbytes > _SMALLEST:
+        half = nbytes // 2
+        l2, s2 = _allreduce_us(half, n, "LL"), _allreduce_us(half, n, "Simple")
+        if s2 < l2:
+            past = nbytes // 4 < _SMALLEST or not simple_wins(nbytes // 4)
+            advice = (f" {nbytes:,} is one step past the crossover: did your sweep skip "
+                      "sizes (step by a factor of 2), or take the size after the first one "
+                      "where Simple wins?" if past else " Look at smaller sizes.")
+            raise NotYet(f"Simple already wins at {half:,} bytes ({s2:.1f} us against LL's "
+                         f"{l2:.1f} us).{advice}")
+        tail = f"; at {half:,} bytes LL still wins ({l2:.1f} us against {s2:.1f} us)"
+    return (f"Simple is faster from {nbytes:,} bytes on {n} GPUs ({simple:.1f} us against "
+            f"LL's {ll:.1f} us){tail}.")
 
 
 @exercise("10.4", "average the gradients", hints=[

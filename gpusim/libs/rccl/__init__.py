@@ -10,7 +10,8 @@
     layout.py       channels, loops and chunks as RCCL's kernels cut a buffer
     algorithms.py   ring / tree / point-to-point, chunk by chunk (RCCL's order of sums)
     reduce.py       the reduction operators in each data type (bf16, FP8, avg)
-    model.py        rings and trees on the topology, modeled time, algorithm choice, busbw
+    model.py        rings and chains on the topology, modeled time, algorithm and protocol
+                    choice (LL / Simple), busbw
     mpi.py          the MPI backend: ranks in several processes (mpiexec)
     sweep.py        rccl-tests style bandwidth sweeps (python -m gpusim.rccl_tests)
 

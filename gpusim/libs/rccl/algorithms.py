@@ -8,8 +8,8 @@ NumPy. So a sum comes out bit for bit as that algorithm's order gives it:
   rank at position c+1 and reduced at c+2, c+3, ... ending at c, which owns the result;
 - ring reduce: the chain starts after the root and ends at it;
 - tree all-reduce: each node reduces its own input with its children's partial
-  results (first child first), up to the root, then the result goes back down; the
-  first half of the channels uses tree 0, the second half tree 1 (NCCL's double tree);
+  results (first child first), up to the root, then the result goes back down; each
+  channel uses its own tree (inside one node RCCL's tree is a chain: ``model.chain``);
 - broadcast / all-gather / gather / scatter / all-to-all move data only.
 
 With ``job.inputs`` None nothing is computed: only the transfers are returned (the
@@ -51,6 +51,7 @@ class Job:
     rings: list[list[int]] = field(default_factory=list)
     trees: list[list[int]] = field(default_factory=list)  # parent of each rank (-1: root)
     nchannels: int = 1
+    protocol: str = "SIMPLE"  # LL or SIMPLE (model.py): timing only, not the order of sums
     chunk_elems: int = 1 << 20
     inputs: list[np.ndarray] | None = None
     outputs: list[np.ndarray | None] | None = None
@@ -185,10 +186,9 @@ def _tree_up(job: Job, children: list[list[int]], node: int, lo: int, hi: int) -
 
 def tree_allreduce(job: Job) -> list[Transfer]:
     runs = tree_runs(job.count, job.nchannels, job.chunk_elems, job.itemsize)
-    half = max(1, job.nchannels // 2)
 
     def tree_of(channel: int) -> list[int]:
-        return job.trees[min(channel // half, len(job.trees) - 1)]
+        return job.trees[channel % len(job.trees)]
 
     if job.inputs is not None:
         for r in runs:

@@ -142,8 +142,9 @@ def plan(calls: list[Call]) -> tuple[str, algorithms.Job, float, list[dict]]:
                                          ("AllGather", "ReduceScatter", "AllToAll") else 1)
     nchannels = model.channels_for(per_rank, n)
     reducer = Reducer(first.op, dtype, n) if first.op is not None else None
+    rings = model.rings_for(devices)
     job = algorithms.Job(first.collective, n, first.count, itemsize, reducer, first.root or 0,
-                         rings=model.rings_for(devices), trees=model.dtrees(n),
+                         rings=rings, trees=[model.chain(r) for r in rings],
                          nchannels=nchannels)
     options = {"AllReduce": ["RING", "TREE"]}.get(first.collective, None)
     if options is None:
@@ -151,15 +152,19 @@ def plan(calls: list[Call]) -> tuple[str, algorithms.Job, float, list[dict]]:
     forced = model.forced_algorithm(first.collective)
     if forced in options:
         options = [forced]
+    protocols = model.allowed_protocols()
     best = None
     for algo in options:
         job.chunk_elems = max(1, (model.TREE_CHUNK_BYTES if algo == "TREE"
                                   else model.RING_CHUNK_BYTES) // itemsize)
         transfers = algorithms.ALGORITHMS[(first.collective, algo)](job) if n > 1 else []
-        seconds, steps = model.schedule(transfers, devices)
-        if best is None or seconds < best[2]:
-            best = (algo, job.chunk_elems, seconds, steps)
-    algo, job.chunk_elems, seconds, steps = best
+        # point-to-point collectives run as sends and receives: Simple, as p2p.py times them
+        for proto in protocols if algo != "P2P" else ("SIMPLE",):
+            seconds, steps = model.schedule(transfers, devices,
+                                            *model.protocol_costs(algo, proto))
+            if best is None or seconds < best[2]:
+                best = (algo, job.chunk_elems, seconds, steps, proto)
+    algo, job.chunk_elems, seconds, steps, job.protocol = best
     return algo, job, seconds, steps
 
 

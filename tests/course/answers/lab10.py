@@ -1,12 +1,16 @@
-"""Lab 10 (several GPUs): students' all-reduce by parts, bus factors, crossover sizes and
-gradient averaging, on the lab's 8 GPUs."""
+"""Lab 10 (several GPUs): students' all-reduce by parts, bus factors, the LL / Simple
+crossover and gradient averaging, on the lab's 8 GPUs."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
+import gpusim
 from answers import right, wrong
 from gpusim import hip, rccl, rocblas
+from gpusim.profiler import CollectiveRecord
 
 N, COUNT = 8, 8 * 125
 
@@ -120,6 +124,91 @@ def bus_match(c, n):
             return 1
 
 
+# ---- 10.3: where Simple overtakes LL; students' sweeps with the lab's allreduce_record
+
+def allreduce_record(nbytes, algo=None, proto=None):
+    """The lab's helper: (CollectiveRecord, modeled us) of one all-reduce on the 8 ranks."""
+    comms = rccl.ncclCommInitAll(N)
+    for var, value in (("NCCL_ALGO", algo), ("NCCL_PROTO", proto)):
+        os.environ.pop(var, None)
+        if value:
+            os.environ[var] = value
+    bufs = _ranks(lambda r: hip.device_array(nbytes // 4, np.float32))
+    with gpusim.profile() as prof:
+        _group(lambda r: rccl.ncclAllReduce(bufs[r], bufs[r], nbytes // 4, F, SUM, comms[r], 0))
+    os.environ.pop("NCCL_ALGO", None)
+    os.environ.pop("NCCL_PROTO", None)
+    rec = next(x for x in prof.records if isinstance(x, CollectiveRecord))
+    kernel = next(k for k in prof.kernels if k.name.startswith("ncclAllReduce"))
+    return rec, kernel.duration_ns / 1e3
+
+
+SIZES = [1 << k for k in range(12, 27)]
+
+
+def first_simple_faster():
+    return next(b for b in SIZES if allreduce_record(b, proto="Simple")[1]
+                < allreduce_record(b, proto="LL")[1])
+
+
+def loop_with_break():
+    found = None
+    size = 4096
+    while size <= 64 << 20:
+        ll = allreduce_record(size, proto="LL")[1]
+        simple = allreduce_record(size, proto="Simple")[1]
+        if simple < ll:
+            found = size
+            break
+        size *= 2
+    return found
+
+
+def busbw_larger():  # same size: the larger bus bandwidth is the faster protocol
+    for b in SIZES:
+        if allreduce_record(b, proto="Simple")[0].busbw_gbs > \
+                allreduce_record(b, proto="LL")[0].busbw_gbs:
+            return b
+    return None
+
+
+def rccl_leaves_ll():  # RCCL's own choice is no longer LL's time
+    return next(b for b in SIZES if allreduce_record(b)[1] < allreduce_record(b, proto="LL")[1])
+
+
+def ring_before_tree():  # the old lesson: where the ring beats the tree
+    return next(b for b in SIZES if allreduce_record(b, "Ring")[1]
+                < allreduce_record(b, "Tree")[1])
+
+
+def first_ll_faster():
+    return next(b for b in SIZES if allreduce_record(b, proto="LL")[1]
+                < allreduce_record(b, proto="Simple")[1])
+
+
+def busbw_smaller():  # busbw read as a time: smaller taken as faster
+    return next(b for b in SIZES if allreduce_record(b, proto="Simple")[0].busbw_gbs
+                < allreduce_record(b, proto="LL")[0].busbw_gbs)
+
+
+def last_ll_win():
+    return [b for b in SIZES if allreduce_record(b, proto="LL")[1]
+            < allreduce_record(b, proto="Simple")[1]][-1]
+
+
+def sweep_by_four():
+    return next(b for b in SIZES[::2] if allreduce_record(b, proto="Simple")[1]
+                < allreduce_record(b, proto="LL")[1])
+
+
+def float_count():  # the count of floats at the crossover, not its bytes
+    return first_simple_faster() // 4
+
+
+def simple_time():  # the time at the crossover, not its size
+    return allreduce_record(first_simple_faster(), proto="Simple")[1]
+
+
 # ---- 10.4: average the gradients (replicas with dev, handle, dw1, dw2)
 
 def _average(scale=lambda n: 1.0 / n, groups=1, scaled=None, reduce=True):
@@ -185,10 +274,32 @@ ANSWERS = [
     right("10.3", "the crossover", lambda: (131072,), **G8),
     right("10.3", "a shift", lambda: (1 << 17,), **G8),
     right("10.3", "NumPy int", lambda: (np.int64(2**17),), **G8),
-    wrong("10.3", "the smallest size", ["tree is still as fast"], lambda: (4096,), **G8),
-    wrong("10.3", "too big", ["already wins"], lambda: (1 << 20,), **G8),
+    right("10.3", "a whole float, in KiB times 1024", lambda: (128 * 1024.0,), **G8),
+    right("10.3", "sweep: first size where Simple is faster", lambda: (first_simple_faster(),),
+          **G8),
+    right("10.3", "while loop doubling the size", lambda: (loop_with_break(),), **G8),
+    right("10.3", "sweep on busbw: Simple's larger", lambda: (busbw_larger(),), **G8),
+    right("10.3", "where RCCL's own time leaves LL's", lambda: (rccl_leaves_ll(),), **G8),
+    wrong("10.3", "the smallest size", ["LL is still faster", "first size"],
+          lambda: (4096,), **G8),
+    wrong("10.3", "ring against tree, as before", ["LL is still faster", "ring with the tree"],
+          lambda: (ring_before_tree(),), **G8),
+    wrong("10.3", "first size where LL wins", ["LL is still faster", "where LL wins"],
+          lambda: (first_ll_faster(),), **G8),
+    wrong("10.3", "smaller busbw taken as faster", ["LL is still faster", "larger busbw"],
+          lambda: (busbw_smaller(),), **G8),
+    wrong("10.3", "last size where LL wins", ["last size where LL wins", "next power of two"],
+          lambda: (last_ll_win(),), **G8),
+    wrong("10.3", "sweep by a factor of 4", ["already wins", "skip sizes", "factor of 2"],
+          lambda: (sweep_by_four(),), **G8),
+    wrong("10.3", "too big", ["already wins", "smaller sizes"], lambda: (1 << 20,), **G8),
     wrong("10.3", "starter: None", ["power of two"], lambda: (None,), **G8),
-    wrong("10.3", "in KiB", ["power of two", "bytes"], lambda: (128,), **G8),
+    wrong("10.3", "in KiB", ["power of two", "KiB", "bytes"], lambda: (128,), **G8),
+    wrong("10.3", "the float count", ["float count", "bytes"], lambda: (float_count(),), **G8),
+    wrong("10.3", "the time, not the size", ["time in microseconds", "size in bytes"],
+          lambda: (simple_time(),), **G8),
+    wrong("10.3", "allreduce_record's tuple", ["(record, microseconds)"],
+          lambda: (allreduce_record(1 << 17, proto="Simple"),), **G8),
     right("10.4", "the solution", lambda: (_average(),), **G8),
     right("10.4", "a group per gradient", lambda: (_average(groups=2),), **G8),
     right("10.4", "scale first, then sum", lambda: (_scale_first,), **G8),
