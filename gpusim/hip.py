@@ -70,7 +70,60 @@ from gpusim.runtime.api_async import (
     hipStreamSynchronize,
     hipStreamWaitEvent,
 )
+from gpusim.runtime.capture import (
+    capture,
+    hipStreamBeginCapture,
+    hipStreamCaptureMode,
+    hipStreamCaptureStatus,
+    hipStreamEndCapture,
+    hipStreamGetCaptureInfo,
+    hipStreamGetCaptureInfo_v2,
+    hipStreamIsCapturing,
+    hipThreadExchangeStreamCaptureMode,
+)
 from gpusim.runtime.darray import DeviceArray, device_array, device_array_like, to_device
+from gpusim.runtime.graph_api import (
+    hipGraphAddChildGraphNode,
+    hipGraphAddDependencies,
+    hipGraphAddEmptyNode,
+    hipGraphAddEventRecordNode,
+    hipGraphAddEventWaitNode,
+    hipGraphAddHostNode,
+    hipGraphAddKernelNode,
+    hipGraphAddMemcpyNode1D,
+    hipGraphAddMemsetNode,
+    hipGraphChildGraphNodeGetGraph,
+    hipGraphClone,
+    hipGraphCreate,
+    hipGraphDestroy,
+    hipGraphExecDestroy,
+    hipGraphExecHostNodeSetParams,
+    hipGraphExecKernelNodeSetParams,
+    hipGraphExecMemcpyNodeSetParams1D,
+    hipGraphExecMemsetNodeSetParams,
+    hipGraphGetNodes,
+    hipGraphGetRootNodes,
+    hipGraphInstantiate,
+    hipGraphInstantiateFlagAutoFreeOnLaunch,
+    hipGraphInstantiateFlagUseNodePriority,
+    hipGraphInstantiateWithFlags,
+    hipGraphKernelNodeGetParams,
+    hipGraphKernelNodeSetParams,
+    hipGraphLaunch,
+    hipGraphNodeGetDependencies,
+    hipGraphNodeGetDependentNodes,
+    hipGraphNodeGetType,
+    hipGraphUpload,
+)
+from gpusim.runtime.graphs import (
+    Graph,
+    GraphExec,
+    GraphNode,
+    hipGraphNodeType,
+    hipHostNodeParams,
+    hipKernelNodeParams,
+    hipMemsetParams,
+)
 from gpusim.runtime.kernel import Kernel, hipLaunchKernelGGL, jit
 from gpusim.runtime.managed import (
     ManagedArray,
@@ -97,6 +150,8 @@ from gpusim.runtime.scheduler import Stream
 # hipError_t members at module level, as C code names them (hip.hipSuccess, ...).
 globals().update(hipError_t.__members__)
 globals().update(hipMemoryAdvise.__members__)
+for _enum in (hipStreamCaptureMode, hipStreamCaptureStatus, hipGraphNodeType):
+    globals().update(_enum.__members__)
 
 
 def synchronize() -> None:
@@ -139,4 +194,22 @@ __all__ = [
     "hipOccupancyMaxActiveBlocksPerMultiprocessor", "hipOccupancyMaxPotentialBlockSize",
     "hipDeviceCanAccessPeer", "hipDeviceEnablePeerAccess", "hipDeviceDisablePeerAccess",
     "hipMemcpyPeer", "hipMemcpyPeerAsync",
+    # graphs and stream capture (runtime/graphs.py, graph_api.py, capture.py)
+    "Graph", "GraphExec", "GraphNode", "capture", "hipGraphNodeType", "hipHostNodeParams",
+    "hipKernelNodeParams", "hipMemsetParams", "hipStreamCaptureMode", "hipStreamCaptureStatus",
+    "hipStreamBeginCapture", "hipStreamEndCapture", "hipStreamGetCaptureInfo",
+    "hipStreamGetCaptureInfo_v2", "hipStreamIsCapturing", "hipThreadExchangeStreamCaptureMode",
+    "hipGraphAddChildGraphNode", "hipGraphAddDependencies", "hipGraphAddEmptyNode",
+    "hipGraphAddEventRecordNode", "hipGraphAddEventWaitNode", "hipGraphAddHostNode",
+    "hipGraphAddKernelNode", "hipGraphAddMemcpyNode1D", "hipGraphAddMemsetNode",
+    "hipGraphChildGraphNodeGetGraph", "hipGraphClone", "hipGraphCreate", "hipGraphDestroy",
+    "hipGraphExecDestroy", "hipGraphExecHostNodeSetParams", "hipGraphExecKernelNodeSetParams",
+    "hipGraphExecMemcpyNodeSetParams1D", "hipGraphExecMemsetNodeSetParams", "hipGraphGetNodes",
+    "hipGraphGetRootNodes", "hipGraphInstantiate", "hipGraphInstantiateFlagAutoFreeOnLaunch",
+    "hipGraphInstantiateFlagUseNodePriority", "hipGraphInstantiateWithFlags",
+    "hipGraphKernelNodeGetParams", "hipGraphKernelNodeSetParams", "hipGraphLaunch",
+    "hipGraphNodeGetDependencies", "hipGraphNodeGetDependentNodes", "hipGraphNodeGetType",
+    "hipGraphUpload",
+    *hipStreamCaptureMode.__members__, *hipStreamCaptureStatus.__members__,
+    *hipGraphNodeType.__members__,
 ]
