@@ -235,7 +235,11 @@ class Overload(DeviceFunction):
                         + " / ".join(f"{s.__name__}()" for s in self.structs))
 
 
-__all__ = [
+# hip.mfma_f32_32x32x8bf16_1k(a, b, acc) and the other matrix-core instructions.
+from gpusim.compile.lang_mfma import *  # noqa: E402, F403
+from gpusim.compile.lang_mfma import __all__ as _mfma_names  # noqa: E402
+
+__all__ = [*_mfma_names,
     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpsize", "laneid", "grid", "gridsize",
     "shared", "local", "const", "syncthreads", "syncthreads_count", "syncthreads_and",
     "syncthreads_or", "syncwarp", "threadfence", "threadfence_block", "threadfence_system",

@@ -272,6 +272,12 @@ def list_mfma(arch: str) -> list[str]:
     return list(_table(arch))
 
 
+def builtin_names() -> list[str]:
+    """Every MFMA clang builtin of gfx90a and gfx942 (``__builtin_amdgcn_mfma_...``),
+    sorted: the names HIP C++ calls and ``hip.mfma_*`` mirrors in Python kernels."""
+    return sorted({inst.builtin for arch in ARCHS for inst in _table(arch).values()})
+
+
 def get_mfma(arch: str, name: str) -> MfmaInstruction:
     """The MFMA ``name`` of ``arch``: its ISA mnemonic (``v_mfma_...``), with or without
     ``v_``, or its clang builtin (``__builtin_amdgcn_mfma_...``)."""

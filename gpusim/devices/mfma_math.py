@@ -114,6 +114,11 @@ def unpack_d(inst: MfmaInstruction, d: np.ndarray) -> np.ndarray:
     return out[0] if inst.blocks == 1 else out
 
 
+def flushes_subnormals(inst: MfmaInstruction) -> bool:
+    """Whether ``inst`` flushes subnormal inputs and results to zero (gfx90a's f16/bf16)."""
+    return (inst.arch, inst.a_type) in _FLUSHES
+
+
 def _check(inst: MfmaInstruction, regs, per_lane: int, what: str) -> np.ndarray:
     regs = np.asarray(regs)
     if regs.shape != (WAVE, per_lane):
@@ -152,7 +157,7 @@ def _execute(inst: MfmaInstruction, a: np.ndarray, b: np.ndarray, c: np.ndarray)
         D = A @ B + C
     else:
         A, B, C = (x.astype(np.float64) for x in (A, B, C))
-        flush = (inst.arch, inst.a_type) in _FLUSHES
+        flush = flushes_subnormals(inst)
         if flush:
             A, B = _flush(A, element_dtype(inst.a_type)), _flush(B, element_dtype(inst.b_type))
             C = _flush(C, np.dtype(np.float32))

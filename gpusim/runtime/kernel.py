@@ -175,8 +175,9 @@ class Kernel:
         1
         """
         views = device_values(self, self._declared(args))
-        ck = specialize(self.py_func, views, current_device().spec.wave_size,
-                        mode=config.launch_mode(self.check), debug=self.debug)
+        spec = current_device().spec
+        ck = specialize(self.py_func, views, spec.wave_size, mode=config.launch_mode(self.check),
+                        debug=self.debug, target=spec.gfx_target)
         self._remember(ck)
         return Specialized(self, ck)
 
