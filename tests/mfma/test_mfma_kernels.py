@@ -313,3 +313,26 @@ def test_matrix_cores_at_full_rate_reach_the_datasheet_peak():
     assert parts["bound"] == "mfma"
     rate = counts.mfma_flops / (seconds - parts["launch"]) / 1e12
     assert rate == pytest.approx(1307.4, rel=0.002)
+
+
+def test_hip_bf16_rounds_like_ml_dtypes_and_keeps_bit_patterns():
+    """hip.bf16(x): nearest-even bfloat16 patterns (ties, subnormals, overflow to inf,
+    signed zero) equal ml_dtypes'; a uint16 pattern passes through unchanged."""
+    gpusim.set_system("mi300x", ngpus=1)
+
+    @hip.jit
+    def conv(x, out, same):
+        i = hip.grid(1)
+        if i < x.size:
+            out[i] = hip.bf16(x[i])
+            same[i] = hip.bf16(out[i])
+
+    x = np.random.default_rng(0).standard_normal(1000).astype(np.float32) * np.float32(1e3)
+    x[:7] = [1 + 2**-8, 1 + 3 * 2**-8, 2**-130, np.inf, -0.0, 3.4e38, np.nan]
+    out, same = np.zeros(1000, np.uint16), np.zeros(1000, np.uint16)
+    conv[4, 256](x, out, same)
+    want = x.astype(ml_dtypes.bfloat16).view(np.uint16)
+    np.testing.assert_array_equal(out[7:], want[7:])
+    np.testing.assert_array_equal(out[:6], want[:6])
+    assert out[6] & 0x7F80 == 0x7F80 and out[6] & 0x7F  # a NaN
+    np.testing.assert_array_equal(same, out)

@@ -44,6 +44,7 @@ import numba
 import numpy as np
 from numba.extending import overload, register_jitable
 
+from gpusim.compile.device.bf16 import bf16_round, bf16_value
 from gpusim.compile.device.devicelib import KernelFaultError
 from gpusim.compile.device.half import f16_round, f16_value
 from gpusim.devices.mfma import MfmaInstruction
@@ -68,7 +69,6 @@ TABLES = np.stack([np.arange(256, dtype=np.uint8).view(ml_dtypes.float8_e4m3fnuz
                    .astype(np.float64),
                    np.arange(256, dtype=np.uint8).view(ml_dtypes.float8_e5m2fnuz)
                    .astype(np.float64)])
-_BF16_MAX = float(ml_dtypes.finfo(ml_dtypes.bfloat16).max)
 _F32_TINY = float(np.finfo(np.float32).tiny)
 _F16_TINY = 2.0 ** -14
 _BF16_TINY = _F32_TINY  # bfloat16 has float32's exponent range
@@ -79,33 +79,6 @@ def layout_maps(inst: MfmaInstruction) -> tuple[np.ndarray, np.ndarray, np.ndarr
     generated code hands ``_mfma`` (module constants, frozen into the compiled kernel)."""
     return (np.ascontiguousarray(inst.a_map()), np.ascontiguousarray(inst.b_map()),
             np.ascontiguousarray(inst.d_map()))
-
-
-@register_jitable(cache=True)
-def bf16_round(x):
-    """``x`` rounded to the nearest bfloat16 (ties to even), as a float64."""
-    v = np.float64(x)
-    if v != v or v == 0.0 or math.isinf(v):
-        return v
-    e = math.frexp(v)[1]  # |v| in [2**(e-1), 2**e)
-    q = math.ldexp(1.0, max(e - 1, -126) - 7)  # bfloat16 spacing there
-    r = np.rint(v / q) * q
-    if abs(r) > _BF16_MAX:
-        r = math.copysign(math.inf, v)
-    return r
-
-
-@register_jitable(cache=True)
-def bf16_value(bits):
-    """The number a bfloat16 bit pattern holds (the top half of a float32)."""
-    b = int(bits) & 0xFFFF
-    sign = -1.0 if b & 0x8000 else 1.0
-    e, m = (b >> 7) & 0xFF, b & 0x7F
-    if e == 0:
-        return sign * math.ldexp(float(m), -133)
-    if e == 255:
-        return sign * math.inf if m == 0 else math.nan
-    return sign * math.ldexp(float(m + 128), e - 134)
 
 
 @register_jitable(cache=True)

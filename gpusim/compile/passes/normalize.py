@@ -98,6 +98,15 @@ class Normalizer:
         if isinstance(s, ast.Assign):
             if is_array_decl(s.value):
                 return self.declare(s)
+            target = s.targets[0]
+            if (len(s.targets) == 1 and isinstance(target, ast.Tuple)
+                    and isinstance(s.value, ast.Tuple)
+                    and len(target.elts) == len(s.value.elts)
+                    and all(is_array_decl(v) for v in s.value.elts)):
+                # `a, acc = FragA(), FragC()`: one declaration per name (a declaration
+                # reads no variable, so the order is free)
+                return self.block([_locate(ast.Assign(targets=[t], value=v), s)
+                                   for t, v in zip(target.elts, s.value.elts, strict=True)])
             value = self.expr(s.value, pre)
             s.targets = [self.target(t, pre) for t in s.targets]
             s.value = value
