@@ -250,6 +250,8 @@ def _k_loop_kernel():
         a = hip.local.array(4, np.float32)
         b = hip.local.array(4, np.float32)
         acc = hip.local.array(16, np.float32)
+        for e in range(16):  # private registers start with what the last wave left
+            acc[e] = 0.0
         for kk in range(0, A.shape[1], 8):
             for e in range(4):
                 a[e] = A[t % 32, kk + 4 * (t // 32) + e]
