@@ -14,12 +14,11 @@ per-lane register model.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
 import ml_dtypes
 import numba
 import numpy as np
+from trace_bench import median_seconds  # benchmarks/ is on the path of its scripts
 
 import gpusim
 from gpusim import hip
@@ -62,16 +61,6 @@ def njit_gemm(A, B, C):
                     s[j] += a * B[q, j]
             for j in range(m):
                 C[i, j] = np.float32(s[j])
-
-
-def median_seconds(fn, repeat: int = 3) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def bench_mfma(n: int = 256) -> list[tuple[str, str]]:
