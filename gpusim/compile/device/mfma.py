@@ -169,21 +169,23 @@ def _mfma(a, b, c, d, amap, bmap, dmap, m, n, k, blocks, amode, bmode, dkind, fl
                     np.float64(x) if f64 else np.float64(np.float32(x)))
                 C[dmap[lane, e, 0], dmap[lane, e, 1], dmap[lane, e, 2]] = (
                     _flush(v, _F32_TINY) if flush else v)
+        # D = C + sum over k of A[i, k] B[k, j], in float64, k ascending for each (i, j);
+        # the j loop innermost runs over contiguous rows (numba vectorises it). Exact for
+        # i8 (int8 products summed stay far below 2**53), one rounding to f32 below.
+        for bl in range(blocks):
+            for i in range(m):
+                for kk in range(k):
+                    x = A[bl, i, kk]
+                    for j in range(n):
+                        C[bl, i, j] += x * B[bl, kk, j]
         for lane in range(wave):
             t = base + lane
             for e in range(dmap.shape[1]):
-                bl, i, j = dmap[lane, e, 0], dmap[lane, e, 1], dmap[lane, e, 2]
-                if integer:  # exact: int8 products, summed in 64 bits, wrapped like the adder
-                    acc = int(C[bl, i, j])
-                    for kk in range(k):
-                        acc += int(A[bl, i, kk]) * int(B[bl, kk, j])
-                    d[t, e] = _wrap(acc, 32)
+                s = C[dmap[lane, e, 0], dmap[lane, e, 1], dmap[lane, e, 2]]
+                if integer:  # the hardware's 32-bit adder wraps
+                    d[t, e] = _wrap(int(s), 32)
+                elif f64:
+                    d[t, e] = s
                 else:
-                    s = C[bl, i, j]
-                    for kk in range(k):
-                        s += A[bl, i, kk] * B[bl, kk, j]
-                    if f64:
-                        d[t, e] = s
-                    else:
-                        r = np.float64(np.float32(s))
-                        d[t, e] = _flush(r, _F32_TINY) if flush else r
+                    r = np.float64(np.float32(s))
+                    d[t, e] = _flush(r, _F32_TINY) if flush else r
