@@ -48,7 +48,15 @@ from typing import Any
 from gpusim.errors import HipError, hipError_t
 from gpusim.runtime import streams
 from gpusim.runtime.api import hip_api
-from gpusim.runtime.graphs import TYPE_OF_KIND, Graph, GraphNode, T, check_kernel
+from gpusim.runtime.graphs import (
+    TYPE_OF_KIND,
+    Graph,
+    GraphNode,
+    T,
+    allocate,
+    allocation_of,
+    check_kernel,
+)
 from gpusim.runtime.graphs import hipKernelNodeParams as _KernelParams
 from gpusim.runtime.scheduler import Op, Scheduler, Stream, _spent
 
@@ -158,22 +166,29 @@ class Capture:
         node.capture = self
         return self._stand_in(target, node, kind, name, info)
 
+    def add_node(self, target: Stream, type_: Any, params: Any, name: str,
+                 origin: str) -> GraphNode:
+        """A node made from a call on a captured stream (not from queued work), after
+        the stream's captured work so far."""
+        self._check_open(origin)
+        if target.capture is not self:
+            self.join(target)
+        node = self.graph.add(type_, params, self._deps(target, None), name=name,
+                              device=target.device)
+        node.capture = self
+        self._stand_in(target, node, "kernel" if type_ == T.hipGraphNodeTypeKernel else
+                       "event", name)
+        return node
+
     def add_kernel(self, target: Stream, params: _KernelParams) -> None:
         """A kernel launched on a captured stream (kernel.py): a kernel node."""
-        self._check_open(params.func.__name__)
-        node = self.graph.add(T.hipGraphNodeTypeKernel, params, self._deps(target, None),
-                              name=params.func.__name__, device=target.device)
-        node.capture = self
-        self._stand_in(target, node, "kernel", node.name)
+        name = params.func.__name__
+        self.add_node(target, T.hipGraphNodeTypeKernel, params, name, name)
 
     def add_child(self, target: Stream, graph: Graph) -> None:
         """hipGraphLaunch on a captured stream: a child graph node."""
-        self._check_open("hipGraphLaunch")
-        node = self.graph.add(T.hipGraphNodeTypeGraph, graph.clone(),
-                              self._deps(target, None), name=f"graph {graph.id}",
-                              device=target.device)
-        node.capture = self
-        self._stand_in(target, node)
+        self.add_node(target, T.hipGraphNodeTypeGraph, graph.clone(), f"graph {graph.id}",
+                      "hipGraphLaunch")
 
     def end(self) -> None:
         """Every joined stream goes back to its queue; stand-ins become stale."""
@@ -250,6 +265,25 @@ def _guard(sched: Scheduler, op: Op | None, scope: str) -> None:
                        f"hipErrorStreamCaptureInvalidated): {fix}")
 
 
+# Checks that libraries register (RCCL: calls on captured streams still waiting for their
+# peers): each takes the capture being ended and returns what is wrong, [] if nothing.
+_end_checks: list[tuple[Any, str]] = []
+
+
+def register_end_check(check: Any, consequence: str) -> None:
+    """Have hipStreamEndCapture call ``check(capture)``, which returns a list of
+    problems (strings naming calls) and drops what it reports; if any, the capture ends
+    and hipErrorStreamCaptureUnjoined says "<problems> <consequence>". For libraries
+    above the runtime (this layer cannot import them).
+
+    >>> register_end_check(lambda cap: [], "never happens") is None
+    True
+    >>> _end_checks.pop()[1]
+    'never happens'
+    """
+    _end_checks.append((check, consequence))
+
+
 def _capture_of(stream: Any, origin: str) -> tuple[Stream, Capture | None]:
     target = streams.resolve_stream(stream, origin=origin)
     cap = target.capture
@@ -270,6 +304,41 @@ def capture_kernel(kernel: Any, grid: Any, block: Any, args: tuple, *, stream: A
     target, cap = _capture_of(stream, kernel.__name__)
     params = _KernelParams(kernel, grid, block, tuple(args), shared_bytes)
     cap.add_kernel(target, check_kernel(params, f"kernel '{kernel.__name__}'"))
+
+
+def capture_alloc(stream: Any, nbytes: int) -> int:
+    """hipMallocAsync on a captured stream: a memory allocation node, whose memory (made
+    now, at a fixed address) the graph's work uses at every launch; returns its address
+    (graphs.hipMemAllocNodeParams says what is simplified).
+
+    >>> from gpusim import hip
+    >>> s = hip.hipStreamCreate()
+    >>> hip.hipStreamBeginCapture(s, hip.hipStreamCaptureModeGlobal)
+    >>> ptr = capture_alloc(s, 256)
+    >>> capture_free(s, ptr)
+    True
+    >>> [n.type.name for n in hip.hipGraphGetNodes(hip.hipStreamEndCapture(s))]
+    ['hipGraphNodeTypeMemAlloc', 'hipGraphNodeTypeMemFree']
+    """
+    target, cap = _capture_of(stream, "hipMallocAsync")
+    if cap is None:
+        raise HipError(hipError_t.hipErrorIllegalState,
+                       f"hipMallocAsync: {target!r} is not being captured")
+    params = allocate(nbytes, target.device, "hipMallocAsync")
+    cap.add_node(target, T.hipGraphNodeTypeMemAlloc, params, "hipMallocAsync",
+                 "hipMallocAsync")
+    return params.dptr
+
+
+def capture_free(stream: Any, address: int) -> bool:
+    """hipFreeAsync on a captured stream of memory that this capture's graph allocated:
+    a memory free node (True). False for other memory (the caller frees it as usual)."""
+    target, cap = _capture_of(stream, "hipFreeAsync")
+    if cap is None or allocation_of(cap.graph, address) is None:
+        return False
+    cap.add_node(target, T.hipGraphNodeTypeMemFree, int(address), "hipFreeAsync",
+                 "hipFreeAsync")
+    return True
 
 
 # the API ----------------------------------------------------------------------------------
@@ -308,11 +377,16 @@ def hipStreamEndCapture(stream: Any) -> Graph:
                        "hipStreamEndCapture: the capture was begun by another host thread "
                        "(only hipStreamCaptureModeRelaxed captures may end elsewhere)")
     left = cap.unjoined()
+    unmatched = [(problems, why) for check, why in _end_checks if (problems := check(cap))]
     cap.end()
     if cap.invalidated:
         raise HipError(hipError_t.hipErrorStreamCaptureInvalidated,
                        f"hipStreamEndCapture: {cap.describe()} was invalidated by "
                        f"{cap.invalidated}; no graph. Capture again without that call")
+    if unmatched:
+        problems, why = unmatched[0]
+        raise HipError(hipError_t.hipErrorStreamCaptureUnjoined,
+                       f"hipStreamEndCapture: {'; '.join(problems[:3])}: these calls {why}")
     if left:
         names = ", ".join(f"{n.name} on device {n.device}" for n in left[:3])
         raise HipError(hipError_t.hipErrorStreamCaptureUnjoined,

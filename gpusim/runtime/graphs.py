@@ -63,6 +63,8 @@ class hipGraphNodeType(enum.IntEnum):  # noqa: N801 - HIP's spelling and values
     hipGraphNodeTypeEmpty = 5
     hipGraphNodeTypeWaitEvent = 6
     hipGraphNodeTypeEventRecord = 7
+    hipGraphNodeTypeMemAlloc = 10
+    hipGraphNodeTypeMemFree = 11
 
 
 T = hipGraphNodeType
@@ -104,6 +106,20 @@ class hipHostNodeParams:  # noqa: N801
 
     fn: Any
     userData: Any = None  # noqa: N815
+
+
+@dataclass
+class hipMemAllocNodeParams:  # noqa: N801
+    """A memory allocation node: ``bytesize`` bytes on ``device``, at ``dptr`` (filled
+    when the node is added). Simplification: the memory is allocated when the node is
+    made (so ``dptr`` is fixed, as HIP's graph allocations are) and kept while the
+    process runs (HIP allocates it at each launch and frees it at the free node, or at
+    the next launch with hipGraphInstantiateFlagAutoFreeOnLaunch); the node itself only
+    orders the graph's work."""
+
+    bytesize: int
+    device: int = 0
+    dptr: int = 0
 
 
 @dataclass
@@ -301,13 +317,22 @@ def noop() -> None:
 
 
 def place(step: _Step, stream: Stream) -> None:
-    """Queue one node's work on ``stream`` (a Placer takes it)."""
+    """Queue one node's work on ``stream`` (a Placer takes it). A captured operation
+    whose function has ``place_on(stream)`` queues itself: an RCCL collective's part
+    counts its launches to meet its peers' (gpusim/libs/rccl/captured.py)."""
     n, p = step.node, step.params
     if n.op is not None:  # recorded by stream capture: the operation itself
         fn, kind, info = n.op
-        streams.enqueue(stream, fn, name=n.name, kind=kind, info=dict(info))
+        if hasattr(fn, "place_on"):  # a library's work that queues itself (an RCCL part)
+            fn.place_on(stream)
+        else:
+            streams.enqueue(stream, fn, name=n.name, kind=kind, info=dict(info))
     elif n.type == T.hipGraphNodeTypeKernel:
-        p.func.launch(p.gridDim, p.blockDim, tuple(p.kernelParams), stream=stream,
+        # kernelParams are the kernel's own launch values, after any front end converted
+        # them (a HIP C++ kernel's C arguments, captured or from hipGraphAddKernelNode):
+        # launched as a Kernel, not converted again by a subclass's launch
+        from gpusim.runtime.kernel import Kernel  # (kernel.py imports capture, which imports this)
+        Kernel.launch(p.func, p.gridDim, p.blockDim, tuple(p.kernelParams), stream=stream,
                       shared_bytes=p.sharedMemBytes)
     elif n.type == T.hipGraphNodeTypeMemcpy:
         submit_copy(p.dst, p.src, p.count, p.kind, stream=stream, blocking=False,
@@ -320,6 +345,8 @@ def place(step: _Step, stream: Stream) -> None:
         streams.enqueue(stream, lambda: p.fn(p.userData), name=n.name, kind="host")
     elif n.type == T.hipGraphNodeTypeEventRecord:
         p.op = streams.enqueue(stream, noop, name=n.name, kind="event")
+    elif n.type in (T.hipGraphNodeTypeMemAlloc, T.hipGraphNodeTypeMemFree):
+        streams.enqueue(stream, noop, name=n.name, kind="event")  # the memory is there
     elif n.type == T.hipGraphNodeTypeWaitEvent:
         waits = [p.op] if p.op is not None and p.op.node is None else []
         streams.enqueue(stream, noop, name=n.name, kind="event", waits=waits)
@@ -370,6 +397,30 @@ def memset_rows(p: hipMemsetParams, origin: str) -> list:
     value = int(p.value) & ((1 << (8 * p.elementSize)) - 1)
     views = [region.data[r * p.pitch:r * p.pitch + row].view(dtype) for r in range(p.height)]
     return [lambda v=v: v.fill(value) for v in views]
+
+
+def allocate(nbytes: int, device: int, origin: str) -> hipMemAllocNodeParams:
+    """A memory allocation node's memory, made now (see hipMemAllocNodeParams)."""
+    if int(nbytes) <= 0:
+        raise HipError(hipError_t.hipErrorInvalidValue,
+                       f"{origin}: bytesize must be positive, got {nbytes!r}")
+    system = get_system()
+    if not 0 <= int(device) < len(system.devices):
+        raise HipError(hipError_t.hipErrorInvalidValue,
+                       f"{origin}: device {device} does not exist (poolProps.location.id)")
+    ptr = system.devices[int(device)].memory.allocate(int(nbytes), origin=origin)
+    return hipMemAllocNodeParams(int(nbytes), int(device), int(ptr))
+
+
+def allocation_of(graph: Graph, address: int) -> GraphNode | None:
+    """The memory allocation node of ``graph`` (or of its child graphs) whose memory
+    starts at ``address``, if any."""
+    for n in graph.nodes:
+        if n.type == T.hipGraphNodeTypeMemAlloc and n.params.dptr == int(address):
+            return n
+        if n.type == T.hipGraphNodeTypeGraph and (found := allocation_of(n.params, address)):
+            return found
+    return None
 
 
 def graph_arg(graph: Any, origin: str) -> Graph:
