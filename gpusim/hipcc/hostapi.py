@@ -622,12 +622,10 @@ def hipMallocAsync(dev_ptr, size, stream_):
 
 def _malloc_async(size: int, s: Any, pool: Any) -> int:
     """hipMallocAsync's address: on a captured stream a memory allocation node's (the
-    graph's memory, capture.capture_alloc), else a block of ``pool`` (None: the
-    stream's device's current pool)."""
-    from gpusim.runtime import capture, mempool
+    graph's memory), else a block of ``pool`` (None: the stream's device's current pool);
+    mempool.malloc_async decides."""
+    from gpusim.runtime import mempool
 
-    if size and capture.captures(s):
-        return capture.capture_alloc(s, size)
     ptr = mempool.malloc_async(size, s, pool)
     return int(ptr) if ptr is not None else 0
 
@@ -644,13 +642,12 @@ def hipFreeAsync(dev_ptr, stream_):
     """Give a hipMallocAsync block back to its pool in the stream's order; memory from
     hipMalloc is freed at once, as ROCm's hipFreeAsync does. On a captured stream, memory
     the capture allocated gets a memory free node."""
-    from gpusim.runtime import capture, mempool
+    from gpusim.runtime import mempool
 
     if not dev_ptr:
         raise HipError(E.hipErrorInvalidValue, "hipFreeAsync: dev_ptr is NULL")
     s = stream(stream_)
-    if not (capture.captures(s) and capture.capture_free(s, int(dev_ptr))):
-        mempool.free_async(int(dev_ptr), s)
+    mempool.free_async(int(dev_ptr), s)  # on a captured stream: a free node
 
 
 def hipDeviceGetDefaultMemPool(mem_pool, device):

@@ -401,3 +401,19 @@ def test_capture_host_arrays_host_functions_pageable_copies_and_graph_launches()
     assert log == ["host fn", "inner"] * 3
     np.testing.assert_array_equal(host, 3)
     np.testing.assert_array_equal(back, 3)
+
+
+def test_python_malloc_async_in_a_capture_is_an_allocation_node():
+    """hipMallocAsync / hipFreeAsync from Python on a captured stream become memory
+    allocation and free nodes, as from HIP C++; the graph's kernel uses the memory at
+    every launch."""
+    from gpusim.runtime import mempool
+
+    s = hip.hipStreamCreate()
+    hip.hipStreamBeginCapture(s, hip.hipStreamCaptureModeGlobal)
+    ptr = mempool.malloc_async(256, s)
+    mempool.free_async(int(ptr), s)
+    graph = hip.hipStreamEndCapture(s)
+    kinds = [n.type.name for n in hip.hipGraphGetNodes(graph)]
+    assert kinds == ["hipGraphNodeTypeMemAlloc", "hipGraphNodeTypeMemFree"]
+    assert ptr.value != 0 and ptr.device == 0
