@@ -13,6 +13,7 @@ from ``gpusim.compile.lang`` and ``gpusim.runtime.kernel``.
 array([0., 1., 2.])
 """
 
+from gpusim.compile import lang_cg as cg  # hip.cg: cooperative groups (this_grid, ...)
 from gpusim.compile.lang import *  # noqa: F403 - the kernel language: hip.threadIdx, ...
 from gpusim.compile.lang import __all__ as _language
 from gpusim.errors import HipError, hipError_t
@@ -173,7 +174,7 @@ def event(timing: bool = True) -> Event:
 # reachable as hip.any / hip.all.
 __all__ = [
     *(name for name in _language if name not in ("any", "all")),
-    "jit", "Kernel", "hipLaunchKernelGGL",
+    "cg", "jit", "Kernel", "hipLaunchKernelGGL",
     "HipError", "hipError_t", "DeviceArray", "DevicePointer", "hipDeviceProp_t",
     "device_array", "device_array_like", "to_device", "pinned_array", "synchronize",
     "stream", "event", "Stream", "Event", "ManagedArray", "managed_array", "hipCpuDeviceId",

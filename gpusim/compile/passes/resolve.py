@@ -540,7 +540,7 @@ def resolve_function(fn: ast.FunctionDef, src: SourceFile, *, ns: dict[str, Any]
                      wave_size: int, kernel: str | None = None) -> FunctionUnit:
     """Resolve every name in ``fn`` against ``ns``; returns the rewritten function."""
     unit = FunctionUnit(fn=fn, src=src, params=[])
-    rewrite_grid_groups(fn, ns)  # cuda.cg.this_grid() / g.sync(), before names resolve
+    rewrite_grid_groups(fn, ns, wave_size)  # hip.cg / cuda.cg groups, before names resolve
     resolver = _Resolver(unit, ns, wave_size, kernel or fn.name)
     fn.args = resolver.visit(fn.args)
     fn.body = resolver.statements(fn.body)
