@@ -79,6 +79,7 @@ class Generator:
         self.kir = kir
         self.used: set[str] = {"_ix"}
         self.mfma_consts: list[str] = []  # layout tables of the kernel's MFMA statements
+        self.mfma_tags: dict[str, str] = {}  # instruction -> the tables' name prefix
         self.gen = ExprGen(kir, kir.wave_size, self.used)
         self.out = Lines()
         self.regions = RegionWriter(kir, self.gen, self.out)
@@ -274,8 +275,7 @@ class Generator:
         if op in MFMA_OPS:
             self.comment(node.line, "matrix instruction over each whole wavefront")
             operands = [mfma.operand_source(self.kir, o, self.operand(o)) for o in ops]
-            lines, consts = mfma.mfma_lines(self.kir, node, len(self.mfma_consts) + 1,
-                                            operands, mask)
+            lines, consts = mfma.mfma_lines(self.kir, node, self.mfma_tags, operands, mask)
             for text in lines:
                 self.out.line(text)
             self.mfma_consts += consts

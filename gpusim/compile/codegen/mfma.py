@@ -51,16 +51,18 @@ def operand_source(kir: KernelIR, operand: ast.expr, fallback: str) -> str:
     return fallback
 
 
-def mfma_lines(kir: KernelIR, node: Collective, index: int, operands: list[str],
+def mfma_lines(kir: KernelIR, node: Collective, tags: dict[str, str], operands: list[str],
                mask: str) -> tuple[list[str], list[str]]:
-    """(the lines in the kernel, the module-level constants) of MFMA statement ``index``.
-    ``operands``: each operand as the generated code names it (``operand_source``)."""
+    """(the lines in the kernel, new module-level constants) of an MFMA statement.
+    ``operands``: each operand as the generated code names it (``operand_source``);
+    ``tags``: the layout tables made so far, one set per instruction (updated)."""
     inst = instruction(kir, node)
     a, b, c = operands[:3]
     d = operands[3] if len(operands) == 4 else c
     modes = [decode_mode(kir, inst.a_type, node.operands[0]),
              decode_mode(kir, inst.b_type, node.operands[1])]
-    tag = f"_mf{index}"
+    new = inst.name not in tags
+    tag = tags.setdefault(inst.name, f"_mf{len(tags) + 1}")
     comment = (f"matrix core: {inst.name} ({inst.arch}), D({inst.m}x{inst.n}) = "
                f"A({inst.m}x{inst.k} {inst.a_type}) B({inst.k}x{inst.n}) + C, "
                f"{inst.blocks} block(s); {inst.cycles} cycles; A as "
@@ -70,7 +72,7 @@ def mfma_lines(kir: KernelIR, node: Collective, index: int, operands: list[str],
             f"{flushes_subnormals(inst)}, _MFMA_TABLES, {mask}, _nt, {kir.wave_size}, "
             f"{node.site}, _b)")
     consts = [f"{tag}_a, {tag}_b, {tag}_d = _mfma_layout(_get_mfma({inst.arch!r}, "
-              f"{inst.name!r}))  # (block, row, col) of each (lane, element)"]
+              f"{inst.name!r}))  # (block, row, col) of each (lane, element)"] if new else []
     return [f"# {comment}", call], consts
 
 
