@@ -1133,6 +1133,27 @@ def hipGraphExecKernelNodeSetParams(hGraphExec, node, pNodeParams):
                                         _kernel_params(pNodeParams, api))
 
 
+def hipGraphExecUpdate(hGraphExec, hGraph, hErrorNode_out, updateResult_out):
+    """HIP's out-parameters are written on failure too (hipErrorGraphExecUpdateFailure)."""
+    api = "hipGraphExecUpdate"
+    try:
+        result, node = hip.hipGraphExecUpdate(_exec(hGraphExec, api), _graph(hGraph, api))
+    except HipError as err:
+        if getattr(err, "update_result", None) is None:
+            raise
+        result, node = err.update_result, err.error_node
+        _update_outs(hErrorNode_out, updateResult_out, result, node)
+        raise
+    _update_outs(hErrorNode_out, updateResult_out, result, node)
+
+
+def _update_outs(node_out: int, result_out: int, result: Any, node: Any) -> None:
+    if node_out:
+        _put(node_out, ctypes.c_void_p, HANDLES.of(node) if node is not None else 0)
+    if result_out:
+        _put(result_out, ctypes.c_int, int(result))
+
+
 # ---- kernels
 def __gpusim_launch(kernel, stub, args, grid, block, shared, stream_):
     from gpusim.hipcc.program import current

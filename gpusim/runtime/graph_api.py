@@ -18,6 +18,7 @@ hello from a graph
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from gpusim.errors import HipError, hipError_t
@@ -279,6 +280,88 @@ def hipGraphExecHostNodeSetParams(graphExec: GraphExec, node: GraphNode,
                                   params: hipHostNodeParams) -> None:
     step = _exec_step(graphExec, node, T.hipGraphNodeTypeHost, "hipGraphExecHostNodeSetParams")
     step.params = copy_params(params)
+
+
+class hipGraphExecUpdateResult(enum.IntEnum):  # noqa: N801 - HIP's names and values
+    hipGraphExecUpdateSuccess = 0
+    hipGraphExecUpdateError = 1
+    hipGraphExecUpdateErrorTopologyChanged = 2
+    hipGraphExecUpdateErrorNodeTypeChanged = 3
+    hipGraphExecUpdateErrorFunctionChanged = 4
+    hipGraphExecUpdateErrorParametersChanged = 5
+    hipGraphExecUpdateErrorNotSupported = 6
+    hipGraphExecUpdateErrorUnsupportedFunctionChange = 7
+
+
+U = hipGraphExecUpdateResult
+
+
+@hip_api
+def hipGraphExecUpdate(hGraphExec: GraphExec, hGraph: Graph) -> tuple[U, GraphNode | None]:
+    """Give ``hGraphExec`` the parameters of ``hGraph``, a graph of the same shape (the
+    usual loop: capture the step again with new arguments, update, launch): the same
+    nodes in the same order, of the same types, with the same dependencies, each kernel
+    node running the same kernel. Returns (hipGraphExecUpdateSuccess, None); otherwise
+    raises hipErrorGraphExecUpdateFailure whose ``update_result`` and ``error_node`` are
+    HIP's out-parameters, and the executable graph is unchanged.
+
+    >>> from gpusim import hip
+    >>> def graph_printing(text):
+    ...     g = hip.hipGraphCreate()
+    ...     hip.hipGraphAddHostNode(g, [], hip.hipHostNodeParams(print, text))
+    ...     return g
+    >>> exe = hip.hipGraphInstantiate(graph_printing("first"))
+    >>> hip.hipGraphExecUpdate(exe, graph_printing("second"))[0].name
+    'hipGraphExecUpdateSuccess'
+    >>> hip.hipGraphLaunch(exe, 0); hip.hipDeviceSynchronize()
+    second
+    """
+    exe = exec_arg(hGraphExec, "hipGraphExecUpdate")
+    fresh = GraphExec(graph_arg(hGraph, "hipGraphExecUpdate"))
+    result, node, why = _update_mismatch(exe, fresh)
+    if result != U.hipGraphExecUpdateSuccess:
+        err = HipError(hipError_t.hipErrorGraphExecUpdateFailure,
+                       f"hipGraphExecUpdate: {result.name}: {why}; the executable graph is "
+                       "unchanged (instantiate the new graph instead)")
+        err.update_result, err.error_node = result, node
+        raise err
+    for old, new in zip(exe.steps, fresh.steps, strict=True):
+        old.node, old.params = new.node, new.params  # by_node keeps the original nodes
+    exe.source = fresh.source
+    return U.hipGraphExecUpdateSuccess, None
+
+
+def _update_mismatch(exe: GraphExec, fresh: GraphExec) -> tuple[U, GraphNode | None, str]:
+    """Why ``fresh`` (the new graph, flattened) cannot update ``exe``, or success."""
+    if len(fresh.steps) != len(exe.steps):
+        return (U.hipGraphExecUpdateErrorTopologyChanged, None,
+                f"{len(fresh.steps)} nodes to run instead of {len(exe.steps)}")
+    where = {id(s): i for i, s in enumerate(exe.steps)}
+    where_new = {id(s): i for i, s in enumerate(fresh.steps)}
+    for k, (old, new) in enumerate(zip(exe.steps, fresh.steps, strict=True)):
+        n = new.node
+        if n.type != old.node.type:
+            return (U.hipGraphExecUpdateErrorNodeTypeChanged, n,
+                    f"node {k} is a {n.type.name}, was a {old.node.type.name}")
+        if sorted(where_new[id(d)] for d in new.deps) != sorted(where[id(d)] for d in old.deps):
+            return U.hipGraphExecUpdateErrorTopologyChanged, n, f"node {k}'s dependencies differ"
+        if n.device != old.node.device:
+            return (U.hipGraphExecUpdateErrorParametersChanged, n,
+                    f"node {k} runs on device {n.device}, was on {old.node.device}")
+        if (n.op is None) != (old.node.op is None):
+            return (U.hipGraphExecUpdateErrorNotSupported, n,
+                    f"node {k} was {'captured' if old.node.op else 'added'}, now "
+                    f"{'captured' if n.op else 'added'}")
+        if n.type == T.hipGraphNodeTypeKernel and _kernel_of(n, new) != _kernel_of(
+                old.node, old):
+            return (U.hipGraphExecUpdateErrorFunctionChanged, n,
+                    f"node {k} runs kernel '{n.name}', was '{old.node.name}'")
+    return U.hipGraphExecUpdateSuccess, None, ""
+
+
+def _kernel_of(node: GraphNode, step: Any) -> Any:
+    """The kernel a kernel node runs: its function (added nodes), its name (captured)."""
+    return node.name if node.op is not None else step.params.func
 
 
 def _exec_step(exe: Any, node: Any, type_: T, origin: str) -> Any:

@@ -232,3 +232,62 @@ def test_amd_graph_sample_runs_unchanged(sample, monkeypatch):
     result = samples.run(prog)
     assert result.passed, f"{result.why}\n{result.output[-2000:]}"
     assert "Validation passed." in result.output and "HIP error" not in result.output
+
+
+EXEC_UPDATE = PRELUDE + r"""
+hipGraph_t capture_step(hipStream_t s, float* d_x, const float* d_y, float a, int n, int adds) {
+  hipGraph_t g;
+  hipStreamBeginCapture(s, hipStreamCaptureModeGlobal);
+  scale<<<(n + 255) / 256, 256, 0, s>>>(d_x, a, n);
+  for (int k = 0; k < adds; k++) add<<<(n + 255) / 256, 256, 0, s>>>(d_x, d_y, n);
+  hipStreamEndCapture(s, &g);
+  return g;
+}
+
+int main() {
+  const int n = 1000;
+  std::vector<float> h_x(n, 1.0f), h_y(n, 1.0f);
+  float *d_x, *d_y;
+  CHECK(hipMalloc(&d_x, n * sizeof(float)));
+  CHECK(hipMalloc(&d_y, n * sizeof(float)));
+  CHECK(hipMemcpy(d_x, h_x.data(), n * sizeof(float), hipMemcpyHostToDevice));
+  CHECK(hipMemcpy(d_y, h_y.data(), n * sizeof(float), hipMemcpyHostToDevice));
+  hipStream_t s;
+  CHECK(hipStreamCreate(&s));
+  hipGraphExec_t exec;
+  CHECK(hipGraphInstantiate(&exec, capture_step(s, d_x, d_y, 2.0f, n, 1), nullptr, nullptr, 0));
+  float expect = 1.0f;
+  for (float a = 1.0f; a <= 3.0f; a += 1.0f) {   // the step again with a new argument
+    hipGraphNode_t error_node = (hipGraphNode_t)1;
+    hipGraphExecUpdateResult result = hipGraphExecUpdateError;
+    CHECK(hipGraphExecUpdate(exec, capture_step(s, d_x, d_y, a, n, 1), &error_node, &result));
+    printf("update %d, error node %s\n", (int)result, error_node ? "set" : "null");
+    CHECK(hipGraphLaunch(exec, s));
+    expect = expect * a + 1.0f;
+  }
+  hipGraphNode_t error_node;
+  hipGraphExecUpdateResult result;
+  hipError_t e = hipGraphExecUpdate(exec, capture_step(s, d_x, d_y, 5.0f, n, 2), &error_node,
+                                    &result);
+  printf("two adds: %s, result %d, error node %s\n", hipGetErrorName(e), (int)result,
+         error_node ? "set" : "null");
+  CHECK(hipGraphLaunch(exec, s));   // still the graph of the last update: a = 3
+  expect = expect * 3.0f + 1.0f;
+  CHECK(hipMemcpy(h_x.data(), d_x, n * sizeof(float), hipMemcpyDeviceToHost));
+  int wrong = 0;
+  for (int i = 0; i < n; i++) wrong += h_x[i] != expect;
+  printf("%d wrong\n", wrong);
+  return wrong ? 1 : 0;
+}
+"""
+
+
+def test_exec_update_from_cpp_writes_hips_out_parameters(capsys, fresh_system):
+    """hipGraphExecUpdate with a re-captured step, and a changed topology refused with
+    hipErrorGraphExecUpdateFailure, TopologyChanged (2) and a NULL error node (ROCm's
+    hip-tests say so for a different node count)."""
+    status = hipcc.compile(EXEC_UPDATE).run()
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert out.splitlines() == ["update 0, error node null"] * 3 + [
+        "two adds: hipErrorGraphExecUpdateFailure, result 2, error node null", "0 wrong"]

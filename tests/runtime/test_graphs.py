@@ -417,3 +417,47 @@ def test_python_malloc_async_in_a_capture_is_an_allocation_node():
     kinds = [n.type.name for n in hip.hipGraphGetNodes(graph)]
     assert kinds == ["hipGraphNodeTypeMemAlloc", "hipGraphNodeTypeMemFree"]
     assert ptr.value != 0 and ptr.device == 0
+
+
+def _captured_step(x, s, a, kernels=(scale, add)):
+    hip.hipStreamBeginCapture(s, hip.hipStreamCaptureModeGlobal)
+    for k in kernels:
+        k[GRID, BLOCK, s](x, np.float32(a))
+    return hip.hipStreamEndCapture(s)
+
+
+def test_exec_update_with_a_recaptured_step_uses_its_arguments():
+    """The loop HIP's docs recommend: capture the step again with new arguments and
+    hipGraphExecUpdate the executable graph instead of instantiating again."""
+    x0 = np.linspace(-1, 1, N).astype(np.float32)
+    x, s = hip.to_device(x0), hip.hipStreamCreate()
+    exe = hip.hipGraphInstantiate(_captured_step(x, s, 2.0))
+    expect = x0.copy()
+    for a in (2.0, 3.0, 0.5):
+        result, node = hip.hipGraphExecUpdate(exe, _captured_step(x, s, a))
+        assert result == hip.hipGraphExecUpdateResult.hipGraphExecUpdateSuccess and node is None
+        hip.hipGraphLaunch(exe, s)
+        expect = expect * np.float32(a) + np.float32(a)
+    hip.hipStreamSynchronize(s)
+    np.testing.assert_allclose(x.copy_to_host(), expect, rtol=1e-6)
+
+
+@pytest.mark.parametrize("kernels,result,names_node", [
+    ((scale, add, add), "hipGraphExecUpdateErrorTopologyChanged", False),
+    ((scale, scale), "hipGraphExecUpdateErrorFunctionChanged", True),
+])
+def test_exec_update_refuses_another_shape_and_keeps_the_graph(kernels, result, names_node):
+    """HIP's rules (hipGraphExecUpdate tests of ROCm's hip-tests): another node count is
+    TopologyChanged with no error node, another kernel FunctionChanged naming the node;
+    the error is hipErrorGraphExecUpdateFailure and the executable graph still runs."""
+    x0 = np.ones(N, np.float32)
+    x, s = hip.to_device(x0), hip.hipStreamCreate()
+    exe = hip.hipGraphInstantiate(_captured_step(x, s, 2.0))
+    with pytest.raises(hip.HipError) as err:
+        hip.hipGraphExecUpdate(exe, _captured_step(x, s, 5.0, kernels))
+    assert code(err) == E.hipErrorGraphExecUpdateFailure
+    assert err.value.update_result.name == result
+    assert (err.value.error_node is not None) == names_node
+    hip.hipGraphLaunch(exe, s)
+    hip.hipStreamSynchronize(s)
+    np.testing.assert_array_equal(x.copy_to_host(), x0 * 2 + 2)

@@ -230,6 +230,13 @@ enum hipGraphNodeType {
   hipGraphNodeTypeMemcpyFromSymbol = 12, hipGraphNodeTypeMemcpyToSymbol = 13,
   hipGraphNodeTypeCount
 };
+enum hipGraphExecUpdateResult {
+  hipGraphExecUpdateSuccess = 0x0, hipGraphExecUpdateError = 0x1,
+  hipGraphExecUpdateErrorTopologyChanged = 0x2, hipGraphExecUpdateErrorNodeTypeChanged = 0x3,
+  hipGraphExecUpdateErrorFunctionChanged = 0x4, hipGraphExecUpdateErrorParametersChanged = 0x5,
+  hipGraphExecUpdateErrorNotSupported = 0x6,
+  hipGraphExecUpdateErrorUnsupportedFunctionChange = 0x7
+};
 enum hipStreamCaptureMode {
   hipStreamCaptureModeGlobal = 0, hipStreamCaptureModeThreadLocal,
   hipStreamCaptureModeRelaxed
@@ -496,6 +503,9 @@ hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream);
 hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec);
 hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
                                            const hipKernelNodeParams* pNodeParams);
+hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
+                              hipGraphNode_t* hErrorNode_out,
+                              hipGraphExecUpdateResult* updateResult_out);
 // ---- gpusim: a kernel's host stub hands its launch to the emulator (kernel<<<...>>>)
 hipError_t __gpusim_launch(const char* kernel, const void* stub, void** args,
                            const dim3* grid, const dim3* block, size_t shared,
