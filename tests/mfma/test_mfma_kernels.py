@@ -221,6 +221,8 @@ def test_mfma_in_a_divergent_branch_names_the_missing_lanes():
      r"returns nothing"),
     ("a = hip.local.array(4, np.uint16)\n    hip.mfma_f32_32x32x8bf16_1k(a, a, 0.0)",
      r"must be a private array"),
+    ("a = hip.local.array(2, np.float32)\n    hip.mfma_f32_16x16x8_xf32(a, a, acc)",
+     r"mfma_f32_16x16x8_xf32 \(v_mfma_f32_16x16x8_xf32\) is not modelled"),
 ])
 def test_misuse_is_a_compile_error_naming_the_operand(body, message):
     gpusim.set_system("mi300x", ngpus=1)

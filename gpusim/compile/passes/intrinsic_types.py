@@ -159,6 +159,11 @@ def mfma_instruction(typer: Any, node: Any) -> MfmaInstruction:
 def mfma_type(typer: Any, node: Any) -> Any:
     """``hip.mfma_*(a, b, acc)`` or ``(a, b, c, d)``: each operand checked; no value."""
     inst = mfma_instruction(typer, node)
+    if inst.a_type == "xf32":
+        raise typer.fail(node, f"hip.{node.name} ({inst.name}) is not modelled: the internal "
+                         "precision of xf32 MFMAs is not in the public ISA guide",
+                         instead="an f32 MFMA of the same shape family (hip.mfma_f32_16x16x4f32"
+                         ", hip.mfma_f32_32x32x2f32)")
     args = node.args
     if len(args) not in (3, 4):
         raise typer.fail(node, f"hip.{node.name} takes (a, b, acc) or (a, b, c, d), got "
