@@ -201,12 +201,20 @@ def bench_rccl() -> list[tuple[str, str]]:
     return rccl_bench.bench_allreduce()
 
 
+def bench_mfma() -> list[tuple[str, str]]:
+    """A matrix-core GEMM kernel vs the same arithmetic in numba njit (mfma_bench.py)."""
+    import mfma_bench
+
+    return mfma_bench.bench_mfma()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args()
     rows = (bench_kernels() + bench_compile() + bench_launch() + bench_estimate()
-            + bench_checked() + bench_tracing() + bench_memsim() + bench_rccl() + bench_views())
+            + bench_checked() + bench_tracing() + bench_memsim() + bench_rccl() + bench_views()
+            + bench_mfma())
     text = table(rows)
     machine = f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
     print(text)

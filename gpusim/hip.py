@@ -13,6 +13,7 @@ from ``gpusim.compile.lang`` and ``gpusim.runtime.kernel``.
 array([0., 1., 2.])
 """
 
+from gpusim.compile import lang_cg as cg  # hip.cg: cooperative groups (this_grid, ...)
 from gpusim.compile.lang import *  # noqa: F403 - the kernel language: hip.threadIdx, ...
 from gpusim.compile.lang import __all__ as _language
 from gpusim.errors import HipError, hipError_t
@@ -70,7 +71,62 @@ from gpusim.runtime.api_async import (
     hipStreamSynchronize,
     hipStreamWaitEvent,
 )
+from gpusim.runtime.capture import (
+    capture,
+    hipStreamBeginCapture,
+    hipStreamCaptureMode,
+    hipStreamCaptureStatus,
+    hipStreamEndCapture,
+    hipStreamGetCaptureInfo,
+    hipStreamGetCaptureInfo_v2,
+    hipStreamIsCapturing,
+    hipThreadExchangeStreamCaptureMode,
+)
 from gpusim.runtime.darray import DeviceArray, device_array, device_array_like, to_device
+from gpusim.runtime.graph_api import (
+    hipGraphAddChildGraphNode,
+    hipGraphAddDependencies,
+    hipGraphAddEmptyNode,
+    hipGraphAddEventRecordNode,
+    hipGraphAddEventWaitNode,
+    hipGraphAddHostNode,
+    hipGraphAddKernelNode,
+    hipGraphAddMemcpyNode1D,
+    hipGraphAddMemsetNode,
+    hipGraphChildGraphNodeGetGraph,
+    hipGraphClone,
+    hipGraphCreate,
+    hipGraphDestroy,
+    hipGraphExecDestroy,
+    hipGraphExecHostNodeSetParams,
+    hipGraphExecKernelNodeSetParams,
+    hipGraphExecMemcpyNodeSetParams1D,
+    hipGraphExecMemsetNodeSetParams,
+    hipGraphExecUpdate,
+    hipGraphExecUpdateResult,
+    hipGraphGetNodes,
+    hipGraphGetRootNodes,
+    hipGraphInstantiate,
+    hipGraphInstantiateFlagAutoFreeOnLaunch,
+    hipGraphInstantiateFlagUseNodePriority,
+    hipGraphInstantiateWithFlags,
+    hipGraphKernelNodeGetParams,
+    hipGraphKernelNodeSetParams,
+    hipGraphLaunch,
+    hipGraphNodeGetDependencies,
+    hipGraphNodeGetDependentNodes,
+    hipGraphNodeGetType,
+    hipGraphUpload,
+)
+from gpusim.runtime.graphs import (
+    Graph,
+    GraphExec,
+    GraphNode,
+    hipGraphNodeType,
+    hipHostNodeParams,
+    hipKernelNodeParams,
+    hipMemsetParams,
+)
 from gpusim.runtime.kernel import Kernel, hipLaunchKernelGGL, jit
 from gpusim.runtime.managed import (
     ManagedArray,
@@ -97,6 +153,8 @@ from gpusim.runtime.scheduler import Stream
 # hipError_t members at module level, as C code names them (hip.hipSuccess, ...).
 globals().update(hipError_t.__members__)
 globals().update(hipMemoryAdvise.__members__)
+for _enum in (hipStreamCaptureMode, hipStreamCaptureStatus, hipGraphNodeType):
+    globals().update(_enum.__members__)
 
 
 def synchronize() -> None:
@@ -118,7 +176,7 @@ def event(timing: bool = True) -> Event:
 # reachable as hip.any / hip.all.
 __all__ = [
     *(name for name in _language if name not in ("any", "all")),
-    "jit", "Kernel", "hipLaunchKernelGGL",
+    "cg", "jit", "Kernel", "hipLaunchKernelGGL",
     "HipError", "hipError_t", "DeviceArray", "DevicePointer", "hipDeviceProp_t",
     "device_array", "device_array_like", "to_device", "pinned_array", "synchronize",
     "stream", "event", "Stream", "Event", "ManagedArray", "managed_array", "hipCpuDeviceId",
@@ -139,4 +197,23 @@ __all__ = [
     "hipOccupancyMaxActiveBlocksPerMultiprocessor", "hipOccupancyMaxPotentialBlockSize",
     "hipDeviceCanAccessPeer", "hipDeviceEnablePeerAccess", "hipDeviceDisablePeerAccess",
     "hipMemcpyPeer", "hipMemcpyPeerAsync",
+    # graphs and stream capture (runtime/graphs.py, graph_api.py, capture.py)
+    "Graph", "GraphExec", "GraphNode", "capture", "hipGraphNodeType", "hipHostNodeParams",
+    "hipKernelNodeParams", "hipMemsetParams", "hipStreamCaptureMode", "hipStreamCaptureStatus",
+    "hipStreamBeginCapture", "hipStreamEndCapture", "hipStreamGetCaptureInfo",
+    "hipStreamGetCaptureInfo_v2", "hipStreamIsCapturing", "hipThreadExchangeStreamCaptureMode",
+    "hipGraphAddChildGraphNode", "hipGraphAddDependencies", "hipGraphAddEmptyNode",
+    "hipGraphAddEventRecordNode", "hipGraphAddEventWaitNode", "hipGraphAddHostNode",
+    "hipGraphAddKernelNode", "hipGraphAddMemcpyNode1D", "hipGraphAddMemsetNode",
+    "hipGraphChildGraphNodeGetGraph", "hipGraphClone", "hipGraphCreate", "hipGraphDestroy",
+    "hipGraphExecDestroy", "hipGraphExecHostNodeSetParams", "hipGraphExecKernelNodeSetParams",
+    "hipGraphExecMemcpyNodeSetParams1D", "hipGraphExecMemsetNodeSetParams",
+    "hipGraphExecUpdate", "hipGraphExecUpdateResult", "hipGraphGetNodes",
+    "hipGraphGetRootNodes", "hipGraphInstantiate", "hipGraphInstantiateFlagAutoFreeOnLaunch",
+    "hipGraphInstantiateFlagUseNodePriority", "hipGraphInstantiateWithFlags",
+    "hipGraphKernelNodeGetParams", "hipGraphKernelNodeSetParams", "hipGraphLaunch",
+    "hipGraphNodeGetDependencies", "hipGraphNodeGetDependentNodes", "hipGraphNodeGetType",
+    "hipGraphUpload",
+    *hipStreamCaptureMode.__members__, *hipStreamCaptureStatus.__members__,
+    *hipGraphNodeType.__members__,
 ]

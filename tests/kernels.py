@@ -75,6 +75,24 @@ def wave_sum(x, out):
         hip.atomic.add(out, 0, v)
 
 
+def mfma_tile(A, B, C):
+    """One wave: C[32x32] = A[32xK] @ B[Kx32] on the matrix core (bf16 in, f32 out)."""
+    t = hip.threadIdx.x
+    a = hip.local.array(4, np.uint16)
+    b = hip.local.array(4, np.uint16)
+    acc = hip.local.array(16, np.float32)
+    for kk in range(0, A.shape[1], 8):
+        for e in range(4):
+            a[e] = hip.bf16(A[t % 32, kk + 4 * (t // 32) + e])
+            b[e] = hip.bf16(B[kk + 4 * (t // 32) + e, t % 32])
+        if kk == 0:
+            hip.mfma_f32_32x32x8bf16_1k(a, b, 0.0, acc)
+        else:
+            hip.mfma_f32_32x32x8bf16_1k(a, b, acc)
+    for e in range(16):
+        C[8 * (e // 4) + 4 * (t // 32) + e % 4, t % 32] = acc[e]
+
+
 # -- engine: language, barriers, wavefronts, atomics, control flow ---------------------------------
 # -- barrier-free ------------------------------------------------------------------------
 def vadd(a, b, out):

@@ -23,7 +23,8 @@ LAYERS = [
     {"runtime"},
     # hipcc translates HIP C++ to kernels over `hip`; __init__ loads its %%hip magic lazily
     {"hip", "cuda", "__init__", "hipcc"},
-    {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse", "rocrand", "rccl", "rccl_tests"},
+    {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse", "rocrand", "rccl", "rccl_tests",
+     "rocwmma"},
     {"viz"},
     {"hipify"},
     {"course"},  # exercise checks for the labs: the top layer, may import everything

@@ -24,6 +24,8 @@ from typing import Any, Union
 
 import numpy as np
 
+from gpusim.devices.mfma import builtin_names
+
 # ---------------------------------------------------------------- expression nodes
 
 
@@ -117,6 +119,10 @@ WAVE_SYNC = (
     "syncwarp", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
     "ballot_sync", "any_sync", "all_sync",
 )
+# Matrix-core instructions (lang_mfma.py): the builtins' names without __builtin_amdgcn_.
+# A wave-wide operation like a shuffle: the schedule is cut there.
+MFMA_OPS = tuple(name.removeprefix("__builtin_amdgcn_") for name in builtin_names())
+WAVE_SYNC += MFMA_OPS
 SYNC_POINTS = BLOCK_SYNC + WAVE_SYNC
 
 
@@ -315,6 +321,7 @@ class KernelIR:
     pyfunc: Any  # the user's Python function
     arg_types: tuple = ()  # numba types of the launch arguments
     wave_size: int = 64
+    target: str = ""  # LLVM processor (gfx942, gfx90a): which MFMAs exist, and their rules
     src: Any = None  # diagnostics.SourceFile
     func: ast.FunctionDef | None = None
     params: list[str] = field(default_factory=list)

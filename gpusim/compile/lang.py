@@ -136,6 +136,8 @@ clz = Stub("clz", "clz(x): leading zero bits in x's width (32 or 64).")
 brev = Stub("brev", "brev(x): x with its bits reversed within its width.")
 fma = Stub("fma", "fma(a, b, c): a * b + c with a single rounding.")
 cbrt = Stub("cbrt", "cbrt(x): the real cube root of x (float32 stays float32).")
+bf16 = Stub("bf16", "bf16(x): the bfloat16 bit pattern (uint16) of x, rounded to nearest "
+            "even (HIP's __float2bfloat16); a uint16 stays as it is.")
 # printf(fmt, *values): C's printf from a kernel (the host formats it; device/printf.py).
 from gpusim.compile.device.printf import printf  # noqa: E402
 
@@ -235,13 +237,17 @@ class Overload(DeviceFunction):
                         + " / ".join(f"{s.__name__}()" for s in self.structs))
 
 
-__all__ = [
+# hip.mfma_f32_32x32x8bf16_1k(a, b, acc) and the other matrix-core instructions.
+from gpusim.compile.lang_mfma import *  # noqa: E402, F403
+from gpusim.compile.lang_mfma import __all__ as _mfma_names  # noqa: E402
+
+__all__ = [*_mfma_names,
     "threadIdx", "blockIdx", "blockDim", "gridDim", "warpsize", "laneid", "grid", "gridsize",
     "shared", "local", "const", "syncthreads", "syncthreads_count", "syncthreads_and",
     "syncthreads_or", "syncwarp", "threadfence", "threadfence_block", "threadfence_system",
     "atomic", "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all", "activemask",
     "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "ballot_sync", "any_sync",
-    "all_sync", "popc", "ffs", "clz", "brev", "fma", "cbrt", "printf", "float16", "float32",
+    "all_sync", "popc", "ffs", "clz", "brev", "fma", "cbrt", "bf16", "printf", "float16", "float32",
     "float64", "int8",
     "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool_", "DeviceFunction",
     "LocalStruct", "Overload", "Stub",

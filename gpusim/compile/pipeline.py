@@ -98,12 +98,13 @@ def dump(kir: KernelIR, pass_name: str) -> str:
 
 def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
               passes: tuple[str, ...] | None = None, mode: str = "fast",
-              debug: bool = False) -> KernelIR:
+              debug: bool = False, target: str = "") -> KernelIR:
     """Run the passes (all, or those named) and return the IR.
 
     ``mode`` chooses the generated code: "fast", or "check" (the sanitizer's
     instrumented accesses, see ``codegen/instrument.py``). ``debug``: numba.cuda's
-    ``debug=True`` (a division by zero raises, ``passes/zero_division.py``).
+    ``debug=True`` (a division by zero raises, ``passes/zero_division.py``). ``target``:
+    the device's LLVM processor (``gfx942``), needed by matrix-core instructions.
 
     >>> def k(out):
     ...     out[0] = 1
@@ -111,7 +112,8 @@ def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
     'k'
     """
     kir = KernelIR(name=getattr(pyfunc, "__name__", "kernel"), pyfunc=pyfunc,
-                   arg_types=tuple(arg_types), wave_size=wave_size, mode=mode, debug=debug)
+                   arg_types=tuple(arg_types), wave_size=wave_size, mode=mode, debug=debug,
+                   target=target)
     for name, run in PASSES:
         if passes is not None and name not in passes:
             continue
@@ -132,14 +134,15 @@ def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
 
 def compile_kernel(pyfunc: Any, arg_types: tuple, *, wave_size: int,
                    reference: bool = False, mode: str = "fast", defer: bool = False,
-                   debug: bool = False) -> CompiledKernel:
+                   debug: bool = False, target: str = "") -> CompiledKernel:
     """Compile ``pyfunc`` for ``arg_types`` (numba types) and a wave size.
 
     ``reference=True`` runs the generated code as plain Python (slow, but no numba).
     ``mode="check"`` generates the sanitizer's instrumented code. ``defer=True`` runs
     every pass but leaves numba's machine code to ``CompiledKernel.finish_compile()``.
     """
-    kir = front_end(pyfunc, wave_size=wave_size, arg_types=arg_types, mode=mode, debug=debug)
+    kir = front_end(pyfunc, wave_size=wave_size, arg_types=arg_types, mode=mode, debug=debug,
+                    target=target)
     if reference:
         mod = reference_module(kir)
         return CompiledKernel.from_ir(kir, mod.run, mod.workspace, reference=True)

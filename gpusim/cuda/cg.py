@@ -32,6 +32,6 @@ from a sampled trace (a traced work-group cannot pass a grid sync on its own).
 [4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3]
 """
 
-from gpusim.compile.passes.grid_group import this_grid
+from gpusim.compile.lang_cg import this_grid
 
 __all__ = ["this_grid"]

@@ -20,6 +20,11 @@ Data flow::
     get_spec(key)        cached; used by runtime (hipGetDeviceProperties),
                          occupancy, memsim (cache geometry) and timing
 
+Matrix cores: ``mfma.py`` holds each MFMA of gfx90a and gfx942 (shape, blocks, passes,
+FLOPs, clang builtin) and which lane and register element hold A[i][k], B[k][j] and
+D[i][j]; ``mfma_math.py`` is the NumPy reference of what one computes. Their oracle,
+AMD's matrix instruction calculator's tables, is ``data/mfma_layouts.json``.
+
 Shipped profiles (``list_devices()``): ``mi300x`` (default; gfx942, CDNA3),
 ``mi250x`` (one GCD, as HIP sees it; gfx90a, CDNA2), ``mi100`` (gfx908, CDNA) and
 ``rx7900xtx`` (gfx1100, RDNA3, wave32). To model another GPU, copy a file, or write a

@@ -1,8 +1,8 @@
 """Cooperative launches: how many work-groups a kernel with grid syncs may have.
 
-A grid sync (``cuda.cg.this_grid().sync()``) waits for every work-group of the launch, so
-on a GPU every work-group must be resident at once: HIP's ``hipLaunchCooperativeKernel``
-refuses a grid larger than *work-groups per CU x CUs* with
+A grid sync (``this_grid().sync()``, ``cuda.cg`` or ``hip.cg``) waits for every work-group
+of the launch, so on a GPU every work-group must be resident at once: HIP's
+``hipLaunchCooperativeKernel`` refuses a grid larger than *work-groups per CU x CUs* with
 ``hipErrorCooperativeLaunchTooLarge`` (ROCclr checks the grid against the occupancy
 calculator's active blocks per multiprocessor times ``multiProcessorCount``; numba.cuda
 makes every launch of a kernel that uses a grid group cooperative, and CUDA gives
@@ -57,12 +57,14 @@ def check_cooperative(name: str, grid: tuple[int, int, int], block: tuple[int, i
     most = max_cooperative_blocks(spec, block_threads=threads, lds_bytes=lds_bytes)
     if blocks > most:
         raise HipError(hipError_t.hipErrorCooperativeLaunchTooLarge,
-                       f"kernel '{name}' uses a grid sync (cuda.cg.this_grid().sync()), so "
-                       f"all its work-groups must be resident at once: {blocks} work-groups "
-                       f"of {threads} threads ({lds_bytes} bytes of LDS each) were launched, "
-                       f"but {spec.name} holds at most {most}; launch at most {most} "
-                       "(kernel.overloads[sig].max_cooperative_grid_blocks(blockdim)) and "
-                       "loop over the data in the kernel (a grid-stride loop)")
+                       f"kernel '{name}' uses a grid sync (this_grid().sync()), so all its "
+                       f"work-groups must be resident at once: {blocks} work-groups of "
+                       f"{threads} threads ({lds_bytes} bytes of LDS each) were launched, but "
+                       f"{spec.name} holds at most {most}; launch at most {most} "
+                       "(hipOccupancyMaxActiveBlocksPerMultiprocessor(kernel, threads) x "
+                       "multiProcessorCount; numba.cuda: kernel.overloads[sig]."
+                       "max_cooperative_grid_blocks(blockdim)) and loop over the data in the "
+                       "kernel (a grid-stride loop)")
 
 
 def grid_sync_seconds(spec: DeviceSpec, blocks: int) -> float:

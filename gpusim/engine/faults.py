@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpusim.compile import CompiledKernel, shown_filename
-from gpusim.compile.device import FAULT_ASSERT, FAULT_BARRIER, FAULT_BOUNDS
+from gpusim.compile.device import FAULT_ASSERT, FAULT_BARRIER, FAULT_BOUNDS, FAULT_WAVE
 from gpusim.engine.advice import GUARD, bounds_advice
 from gpusim.errors import HipError, hipError_t
 
@@ -103,6 +103,25 @@ def fault_error(ck: CompiledKernel, fault_args: tuple, *, grid: tuple, block: tu
                f"or left the loop).{gone}{src}\nEvery live thread of a block must reach the "
                "same barrier; on a GPU this hangs or corrupts LDS. Move the barrier out of the "
                "`if`/loop, or make its condition the same for the whole block.")
+        return HipError(hipError_t.hipErrorLaunchFailure, msg)
+    if code == FAULT_WAVE:  # an MFMA with lanes missing (compile/device/mfma.py)
+        wave_no, lane = t // limit, t % limit
+        nt = block[0] * block[1] * block[2]
+        if t >= nt:
+            why = (f"the block of {nt} threads ends inside wave {wave_no}, so lanes {lane}.."
+                   f"{limit - 1} do not exist")
+            fix = f"launch blocks of a multiple of {limit} threads"
+        else:
+            why = (f"only {value} of its {limit} lanes are active; threadIdx="
+                   f"{unflatten(t, block)} (lane {lane}) is not active: it took another branch or "
+                   "returned")
+            fix = ("call the matrix instruction where every lane of the wave reaches it "
+                   "(outside the `if`), and mask the data instead (load zeros)")
+        msg = (f"kernel '{ck.name}': matrix instruction {site.what} at {where} needs all "
+               f"{limit} lanes of a wavefront, but in wave {wave_no} of "
+               f"blockIdx={unflatten(b, grid)} {why}.{src}\nThe matrix core "
+               "reads every lane's registers of A, B and C; gpusim stops rather than use "
+               f"undefined values. Fix: {fix}.")
         return HipError(hipError_t.hipErrorLaunchFailure, msg)
     if code == FAULT_ASSERT and site.raises is not None:  # the kernel's own `raise`
         return raised_exception(site.raises, unflatten(t, block), unflatten(b, grid))

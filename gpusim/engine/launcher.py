@@ -59,8 +59,8 @@ _cache_lock = threading.Lock()
 
 
 def specialize(kernel: Any, args: tuple, wave_size: int, *, reference: bool = False,
-               mode: str = "fast", defer: bool = False, debug: bool = False
-               ) -> CompiledKernel:
+               mode: str = "fast", defer: bool = False, debug: bool = False,
+               target: str = "") -> CompiledKernel:
     """The compiled kernel for these arguments' types (and generation ``mode``: "fast" or
     "check"; ``debug``: numba.cuda's ``debug=True``), compiling on first use;
     ``defer=True`` may leave numba's machine code pending
@@ -68,11 +68,11 @@ def specialize(kernel: Any, args: tuple, wave_size: int, *, reference: bool = Fa
     if isinstance(kernel, CompiledKernel):
         return kernel
     pyfunc = getattr(kernel, "py_func", kernel)
-    key = (pyfunc, arg_types(args, pyfunc), wave_size, reference, mode, debug)
+    key = (pyfunc, arg_types(args, pyfunc), wave_size, reference, mode, debug, target)
     ck = _cache.get(key)  # a dict read is atomic; the lock only orders the writers
     if ck is None:
         ck = compile_kernel(pyfunc, key[1], wave_size=wave_size, reference=reference,
-                            mode=mode, defer=defer, debug=debug)
+                            mode=mode, defer=defer, debug=debug, target=target)
         with _cache_lock:
             ck = _cache.setdefault(key, ck)
     if not defer:
@@ -235,7 +235,7 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
     mode = config.launch_mode(check, traced=tracer is not None and not reference)
     ck = specialize(kernel, tuple(args), device.wave_size, reference=reference,
                     mode="check" if mode == "check" else "fast", defer=defer,
-                    debug=debug)
+                    debug=debug, target=device.gfx_target)
     validate_lds(ck.name, dyn, ck.static_lds_bytes, device)
     if ck.cooperative:  # a grid sync: every work-group must be resident at once (HIP's rule)
         check_cooperative(ck.name, grid3, block3, ck.static_lds_bytes + dyn, device)

@@ -117,13 +117,13 @@ def _workgroup_buffers(k: int, workgroups: int, counters: int
 
 def traced_variant(ck: CompiledKernel) -> CompiledKernel:
     """The trace-mode compilation of ``ck``'s kernel (cached per argument types)."""
-    key = (ck.ir.pyfunc, ck.arg_types, ck.wave_size)
+    key = (ck.ir.pyfunc, ck.arg_types, ck.wave_size, ck.ir.target)
     with _lock:
         tk = _variants.get(key)
     if tk is None:
         try:
             tk = compile_kernel(ck.ir.pyfunc, ck.arg_types, wave_size=ck.wave_size,
-                                mode="trace")
+                                mode="trace", target=ck.ir.target)
             if [(s.line, s.col, s.array) for s in tk.sites] != [
                     (s.line, s.col, s.array) for s in ck.sites]:  # faults name the fast path's
                 raise KernelCompileError(f"kernel '{ck.name}': trace and fast variants "
@@ -565,9 +565,11 @@ def _instruction_counts(per: np.ndarray, traced: np.ndarray, info: LaunchInfo
         n = per[space * 4:space * 4 + 4].sum() if kind is None else per[space * 4 + kind]
         return round(int(n) * s)
 
-    valu, branch, flops, salu, smem, fma = (round(int(v) * s) for v in traced)
+    valu, branch, flops, salu, smem, fma, mfma, mfma_cycles, mfma_flops = (
+        round(int(v) * s) for v in traced)
     return InstructionCounts(
         waves=info.total_waves, valu=valu, salu=salu, smem=smem, branch=branch,
         vmem_read=rows(GLOBAL, LOAD), vmem_write=rows(GLOBAL, STORE),
         vmem_atomic=rows(GLOBAL, ATOMIC), lds=rows(LDS), flops=flops, fma=fma,
+        mfma=mfma, mfma_cycles=mfma_cycles, mfma_flops=mfma_flops,
     )  # fmt: skip

@@ -36,6 +36,10 @@ a template kernel) whose body is ``return expr;`` is written where it is called,
 parameters bound to the arguments; its captures are the caller's variables.
 
 ``printf`` becomes ``hip.printf(format, values...)``: C's formatting, applied on the host.
+
+Clang's vector types (``float __attribute__((ext_vector_type(4)))``, ``__vector_size__``)
+held in local variables are private arrays (``vectors.py``), and the matrix-core builtins
+``__builtin_amdgcn_mfma_*`` on them are ``hip.mfma_*`` (``mfma.py``).
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from clang.cindex import Cursor, CursorKind, TypeKind
 
 from gpusim.hipcc import builtins as bi
 from gpusim.hipcc import ctypes_map as ct
-from gpusim.hipcc import textures
+from gpusim.hipcc import mfma, textures, vectors
 from gpusim.hipcc.clangast import children, operator, strip, template_value
 from gpusim.hipcc.exprs import _PREC, py_name
 from gpusim.hipcc.stmts import _STEPS, StmtTranslator, has_side_effects
@@ -70,6 +74,8 @@ _BLOCK_THREADS = "(hip.blockDim.x * hip.blockDim.y * hip.blockDim.z)"
 _BLOCK_RANK = ("(hip.blockIdx.x + hip.blockIdx.y * hip.gridDim.x + hip.blockIdx.z * "
                "hip.gridDim.x * hip.gridDim.y)")
 _GRID_THREADS = f"(hip.gridDim.x * hip.gridDim.y * hip.gridDim.z * {_BLOCK_THREADS})"
+_VECTOR_PARAM = ("a pointer to its elements (float* v) or its elements as numbers, or the "
+                 "vector as a local variable of the function that uses it")
 
 
 @dataclass
@@ -150,6 +156,9 @@ class DeviceTranslator(StmtTranslator):
         self.result = None  # the function's C result type
         self.name = ""
         self.textures: dict[str, tuple[str, str]] = {}  # texture object -> its two arrays
+        self.vec = vectors.VectorVars(self)  # clang vector variables: private arrays
+        self.names: dict[Cursor, str] = {}  # a renamed local's declaration -> its name
+        self.seen: dict[str, dict[str, str]] = {}  # C name -> {type: Python name}
 
     def function(self, fn: Cursor, name: str, kernel: bool) -> list[tuple[str, str]]:
         """Emit the function; return its parameters as (kind, dtype) for the launcher:
@@ -159,7 +168,7 @@ class DeviceTranslator(StmtTranslator):
         body = next(k for k in children(fn) if k.kind == K.COMPOUND_STMT)
         moved = _moved_pointers(body) if kernel else set()
         for p in fn.get_arguments():
-            pname = py_name(p.spelling)
+            pname = self.local_name(p)
             group = _group_type(p.type)
             if _is_reference(p.type) and group is None and _lambda_call(p.type) is None:
                 if kernel or not ct.strip_reference(p.type).is_const_qualified():
@@ -169,8 +178,13 @@ class DeviceTranslator(StmtTranslator):
                 params += textures.parameter(self, p, pname, kernel)
                 spec.append(("texture", ""))
                 continue
+            if ct.is_pointer(p.type) and vectors.is_vector(ct.pointee(p.type)):
+                self.fail(p, f"a pointer to a vector as a parameter (`{p.type.spelling}`)",
+                          "a pointer to its element type (float* p), read as a vector with "
+                          "*(const floatx4*)(p + 4 * i)")
             if ct.is_pointer(p.type):
-                lay = ct.layout(ct.pointee(p.type))
+                lay = ct.layout(ct.pointee(p.type)) or \
+                    (("uint16", 1) if vectors.is_bf16(ct.pointee(p.type)) else None)  # bits
                 if lay is None and ct.is_record(ct.pointee(p.type)):
                     self.fail(p, f"a pointer to `{ct.pointee(p.type).spelling}`, a struct "
                               "whose fields are not all one scalar type",
@@ -203,6 +217,8 @@ class DeviceTranslator(StmtTranslator):
                 self.structs[p.spelling] = [f"{pname}_{f}" for f, _ in fields]
                 params += [f"{pname}_{f}" for f, _ in fields]
                 spec.append(("struct", tuple(fields)))
+            elif vectors.is_vector(ct.strip_reference(p.type)):
+                self.fail(p, f"a vector parameter (`{p.type.spelling}`)", _VECTOR_PARAM)
             else:
                 self.fail(p, f"a parameter of type `{p.type.spelling}`",
                           "scalars (int, float, ...), pointers and structs of scalars")
@@ -244,12 +260,15 @@ class DeviceTranslator(StmtTranslator):
 
     # ---- declarations
     def decl(self, c: Cursor) -> None:
-        name, line = py_name(c.spelling), c.location.line
+        name, line = self.local_name(c), c.location.line
         kids = [k for k in children(c) if k.kind not in _NOT_VALUES]
         shared = any(k.kind == K.CUDASHARED_ATTR for k in children(c))
         init = kids[-1] if kids else None
         if init is not None:
             self.check_sequencing(init)
+        if vectors.is_vector(c.type):
+            self.vec.decl(c, name, init, shared, line)
+            return
         if ct.canon(c.type).kind.name in ("CONSTANTARRAY", "INCOMPLETEARRAY"):
             self.array_decl(c, name, init, shared, line)
             return
@@ -294,6 +313,8 @@ class DeviceTranslator(StmtTranslator):
             self.fail(c, f"a variable of type `{c.type.spelling}`",
                       "scalar variables (int, float, ...), structs of scalars, arrays and "
                       "pointers")
+        if init is not None and strip(init).kind == K.INIT_LIST_EXPR:  # double d = {0};
+            init = (children(strip(init)) or [None])[0]
         if init is None:
             value = _ZERO.get(dtype, "0")
         else:
@@ -306,6 +327,10 @@ class DeviceTranslator(StmtTranslator):
                    line: int) -> None:
         shape, elem = ct.array_shape(c.type)
         lay = ct.layout(elem)
+        if vectors.is_vector(elem):
+            self.fail(c, f"an array of vectors (`{c.type.spelling}`)",
+                      "one vector variable per element (acc0, acc1, ...), or an array of "
+                      "the element type")
         if lay is None:
             self.fail(c, f"arrays of `{elem.spelling}`",
                       "arrays of scalars or of structs whose fields have one scalar type")
@@ -531,7 +556,35 @@ class DeviceTranslator(StmtTranslator):
             self.fail(c, "a pointer used as a value", "index it: p[i], or *p")
         if name in self.structs:
             self.fail(c, f"the struct `{name}` used as a number", "one of its fields: v.x")
-        return py_name(name)
+        if vectors.is_vector(c.type):
+            self.vec.whole(c)
+        return self.names.get(ref, py_name(name))
+
+    def local_name(self, decl: Cursor) -> str:
+        """The Python name of a parameter or local variable: its C name, unless an
+        earlier declaration in this function gave that name a variable of another type
+        (C++'s block scopes: a ``float b`` in one loop, an ``int b`` in the next), which
+        Python could not hold in one variable: then ``b__2``, ``b__3``, ..."""
+        name = py_name(decl.spelling)
+        kinds = self.seen.setdefault(decl.spelling, {})
+        key = ct.canon(decl.type).spelling.replace("const ", "").replace("volatile ", "")
+        if key not in kinds:
+            kinds[key] = name if not kinds else f"{name}__{len(kinds) + 1}"
+        if kinds[key] != name:
+            self.names[decl] = kinds[key]
+        return kinds[key]
+
+    def x_unexposed_expr(self, c: Cursor) -> tuple[str, int]:
+        kids = children(c)
+        if vectors.element_access(c):  # acc.x, acc.s3
+            return self.vec.element(c), _PREC["atom"]
+        if len(kids) == 1 and vectors.is_bf16(kids[0].type) and not vectors.is_bf16(c.type):
+            self.fail(c, "reading a __bf16 as a number (gpusim holds a __bf16 as its bit "
+                      "pattern and has no bfloat16 arithmetic)", "copy it to another "
+                      "__bf16 or pass it to an MFMA builtin; compute in float")
+        if len(kids) == 1 and vectors.is_vector(kids[0].type):
+            self.vec.whole(kids[0])
+        return super().x_unexposed_expr(c)
 
     def x_member_ref_expr(self, c: Cursor) -> str:
         base = children(c)
@@ -558,6 +611,12 @@ class DeviceTranslator(StmtTranslator):
             return self.pointer_cast(s, inner)
         if s.kind == K.DECL_REF_EXPR and s.spelling in self.ptrs:
             return self.ptrs[s.spelling]
+        if vectors.is_vector(s.type):  # v[i] of a vector variable
+            array = self.vec.array(s)
+            if array is None:
+                self.fail(s, "an element of this vector expression",
+                          "an element of a vector variable: v[i], v.x")
+            return array, None
         if s.kind == K.CALL_EXPR and s.referenced is not None and \
                 s.referenced.kind in (K.CXX_METHOD, K.CONVERSION_FUNCTION):
             return self.accessor(s)
@@ -751,6 +810,16 @@ class DeviceTranslator(StmtTranslator):
         super().expr_stmt(c)
 
     def assign(self, c, op, lhs, rhs, line):
+        if vectors.is_vector(lhs.type):  # v = w, acc = __builtin_amdgcn_mfma_...(...)
+            self.vec.assign(c, op, lhs, rhs, line)
+            return
+        if vectors.is_bf16(lhs.type):  # a __bf16: its bit pattern
+            if op != "=":
+                self.fail(c, f"`{op}` on a __bf16", "compute in float, then store: "
+                          "v[i] = (__bf16)x;")
+            self.out.line(f"{self.target(lhs)} = {self.vec.element_value(rhs, lhs.type)}",
+                          line)
+            return
         s = strip(lhs)
         if ct.scalar_fields(s.type) and op == "=":
             values = self.struct_values(rhs, s.type, hoist=True)
@@ -829,6 +898,8 @@ class DeviceTranslator(StmtTranslator):
             return f"({', '.join(half)})"
         if ct.is_record(c.type) and name.startswith("make_"):
             self.fail(c, f"`{name}(...)` used as a number", "store it in a variable first")
+        if mfma.is_matrix_call(c):  # a number: the 4x4x4 f64 MFMA's one accumulator
+            return mfma.value(self, c)
         if name in bi.ATOMICS:
             base, index = self.pointer(args[0])
             rest = ", ".join(self.expr(a) for a in args[1:])
@@ -878,6 +949,9 @@ class DeviceTranslator(StmtTranslator):
                     texts.append(self.group(a).size_text())
                 elif _lambda_call(pt) is not None:
                     continue
+                elif vectors.is_vector(pt):
+                    self.fail(a, f"a vector parameter (`{pt.spelling}`) of `{name}`",
+                              _VECTOR_PARAM)
                 elif ct.dtype_name(pt) is None and ct.scalar_fields(pt):
                     texts += self.struct_values(a, pt)
                 else:

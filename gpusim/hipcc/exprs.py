@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from pathlib import PurePath
 
 import numpy as np
 from clang.cindex import Cursor, CursorKind
@@ -53,7 +54,14 @@ class Translator:
         self.conditional = 0  # inside a part C evaluates only sometimes (`b` of `a && b`)
 
     def fail(self, cursor: Cursor, what: str, instead: str = ""):
-        raise unsupported(cursor, what, instead, self.out.cpp_lines)
+        """Stop at ``cursor``: ``what`` is not supported, ``instead`` says what to write.
+        The message starts ``line N, column C (file.hip):``, as the kernel compiler's do."""
+        err = unsupported(cursor, what, instead, self.out.cpp_lines)
+        where = cursor.location.file
+        if where is not None:
+            head, colon, rest = err.args[0].partition(":")
+            err.args = (f"{head} ({PurePath(where.name).name}){colon}{rest}",)
+        raise err
 
     # ---- entry points
     def expr(self, c: Cursor) -> str:
@@ -159,6 +167,10 @@ class Translator:
         if ct.dtype_name(c.type) is None:
             return self.pointer_cast(c, kids[-1])
         dst = ct.dtype_name(c.type)
+        if ct.dtype_name(kids[-1].type) is None and not ct.is_pointer(kids[-1].type):
+            self.fail(c, f"converting a `{kids[-1].type.spelling}` to `{c.type.spelling}`",
+                      "casts between numbers; a __bf16 is a bit pattern here (copy it, or "
+                      "pass it to an MFMA builtin), a vector is converted element by element")
         if ct.dtype_name(kids[-1].type) == dst:
             return self._expr(kids[-1])
         if dst == "bool_":

@@ -123,6 +123,7 @@ class Handles:
 
     def __init__(self) -> None:
         self.objects: dict[int, Any] = {}
+        self._by_id: dict[int, int] = {}
         self.next = 0x10000
 
     def new(self, obj: Any) -> int:
@@ -130,11 +131,20 @@ class Handles:
         self.objects[self.next] = obj
         return self.next
 
-    def get(self, handle: int, kind: type | tuple, what: str) -> Any:
+    def of(self, obj: Any) -> int:
+        """The handle of ``obj``, made on first use: one object, one handle (a graph
+        node is named by several calls, and C compares the handles)."""
+        handle = self._by_id.get(id(obj))
+        if handle is None or self.objects.get(handle) is not obj:
+            handle = self._by_id[id(obj)] = self.new(obj)
+        return handle
+
+    def get(self, handle: int, kind: type | tuple, what: str,
+            code: hipError_t = E.hipErrorInvalidHandle) -> Any:
         obj = self.objects.get(handle)
         if not isinstance(obj, kind):
-            raise HipError(E.hipErrorInvalidHandle,
-                           f"{handle:#x} is not a {what} (destroyed, or never created)")
+            raise HipError(code, f"{handle or 0:#x} is not a {what} (destroyed, or never "
+                           "created)")
         return obj
 
     def drop(self, handle: int) -> None:
@@ -605,33 +615,39 @@ def _pool_device(device: int, api: str, code: hipError_t = E.hipErrorInvalidValu
 def hipMallocAsync(dev_ptr, size, stream_):
     """``size`` bytes from the current pool of the stream's device, for use in the
     stream's order (0 bytes: NULL, as hipMalloc)."""
-    from gpusim.runtime import mempool
-
     if not dev_ptr:
         raise HipError(E.hipErrorInvalidValue, "hipMallocAsync: dev_ptr is NULL")
-    ptr = mempool.malloc_async(int(size), stream(stream_))
-    _put(dev_ptr, ctypes.c_void_p, int(ptr) if ptr is not None else 0)
+    _put(dev_ptr, ctypes.c_void_p, _malloc_async(int(size), stream(stream_), None))
+
+
+def _malloc_async(size: int, s: Any, pool: Any) -> int:
+    """hipMallocAsync's address: on a captured stream a memory allocation node's (the
+    graph's memory), else a block of ``pool`` (None: the stream's device's current pool);
+    mempool.malloc_async decides."""
+    from gpusim.runtime import mempool
+
+    ptr = mempool.malloc_async(size, s, pool)
+    return int(ptr) if ptr is not None else 0
 
 
 def hipMallocFromPoolAsync(dev_ptr, size, mem_pool, stream_):
     """hipMallocAsync from the pool ``mem_pool``."""
-    from gpusim.runtime import mempool
-
     if not dev_ptr:
         raise HipError(E.hipErrorInvalidValue, "hipMallocFromPoolAsync: dev_ptr is NULL")
-    pool = _pool(mem_pool, "hipMallocFromPoolAsync")
-    ptr = mempool.malloc_async(int(size), stream(stream_), pool)
-    _put(dev_ptr, ctypes.c_void_p, int(ptr) if ptr is not None else 0)
+    _put(dev_ptr, ctypes.c_void_p, _malloc_async(int(size), stream(stream_),
+                                                 _pool(mem_pool, "hipMallocFromPoolAsync")))
 
 
 def hipFreeAsync(dev_ptr, stream_):
     """Give a hipMallocAsync block back to its pool in the stream's order; memory from
-    hipMalloc is freed at once, as ROCm's hipFreeAsync does."""
+    hipMalloc is freed at once, as ROCm's hipFreeAsync does. On a captured stream, memory
+    the capture allocated gets a memory free node."""
     from gpusim.runtime import mempool
 
     if not dev_ptr:
         raise HipError(E.hipErrorInvalidValue, "hipFreeAsync: dev_ptr is NULL")
-    mempool.free_async(int(dev_ptr), stream(stream_))
+    s = stream(stream_)
+    mempool.free_async(int(dev_ptr), s)  # on a captured stream: a free node
 
 
 def hipDeviceGetDefaultMemPool(mem_pool, device):
@@ -877,6 +893,265 @@ def hipEventQuery(event_):
 
 def hipEventElapsedTime(ms, start, stop):
     _put(ms, ctypes.c_float, hip.hipEventElapsedTime(event(start), event(stop)))
+
+
+# ---- graphs and stream capture: C's handles for gpusim.hip's Graph, GraphNode, GraphExec
+def hipStreamBeginCapture(stream_, mode):
+    hip.hipStreamBeginCapture(stream(stream_), int(mode))
+
+
+def hipStreamEndCapture(stream_, pGraph):
+    """The captured graph; *pGraph is NULL when the capture failed (invalidated, ...)."""
+    if not pGraph:
+        raise HipError(E.hipErrorInvalidValue, "hipStreamEndCapture: pGraph is NULL")
+    _put(pGraph, ctypes.c_void_p, 0)
+    _put(pGraph, ctypes.c_void_p, HANDLES.of(hip.hipStreamEndCapture(stream(stream_))))
+
+
+def hipStreamIsCapturing(stream_, pCaptureStatus):
+    _put(pCaptureStatus, ctypes.c_int, int(hip.hipStreamIsCapturing(stream(stream_))))
+
+
+def hipStreamGetCaptureInfo(stream_, pCaptureStatus, pId):
+    status, capture_id = hip.hipStreamGetCaptureInfo(stream(stream_))
+    _put(pCaptureStatus, ctypes.c_int, int(status))
+    if pId:
+        _put(pId, ctypes.c_ulonglong, capture_id)
+
+
+def hipThreadExchangeStreamCaptureMode(mode):
+    """Swap this thread's capture mode with *mode (in and out)."""
+    if not mode:
+        raise HipError(E.hipErrorInvalidValue, "hipThreadExchangeStreamCaptureMode: mode is NULL")
+    _put(mode, ctypes.c_int, int(hip.hipThreadExchangeStreamCaptureMode(
+        ctypes.c_int.from_address(mode).value)))
+
+
+# a bad graph, node or executable graph handle is hipErrorInvalidValue, as in ROCm clr
+def _graph(handle: int, api: str) -> Any:
+    return HANDLES.get(handle or 0, hip.Graph, f"hipGraph_t ({api})", E.hipErrorInvalidValue)
+
+
+def _node(handle: int, api: str) -> Any:
+    return HANDLES.get(handle or 0, hip.GraphNode, f"hipGraphNode_t ({api})",
+                       E.hipErrorInvalidValue)
+
+
+def _exec(handle: int, api: str) -> Any:
+    return HANDLES.get(handle or 0, hip.GraphExec, f"hipGraphExec_t ({api})",
+                       E.hipErrorInvalidValue)
+
+
+def _nodes(array: int, count: int, api: str) -> list:
+    """The nodes of a C array of ``count`` hipGraphNode_t."""
+    if count and not array:
+        raise HipError(E.hipErrorInvalidValue,
+                       f"{api}: {count} dependencies, but the array pointer is NULL")
+    handles = (ctypes.c_void_p * int(count)).from_address(array) if count else []
+    return [_node(h or 0, api) for h in handles]
+
+
+def _added(pGraphNode: int, node: Any) -> None:
+    _put(pGraphNode, ctypes.c_void_p, HANDLES.of(node))
+
+
+def hipGraphCreate(pGraph, flags):
+    _put(pGraph, ctypes.c_void_p, HANDLES.of(hip.hipGraphCreate(int(flags))))
+
+
+def hipGraphDestroy(graph):
+    hip.hipGraphDestroy(_graph(graph, "hipGraphDestroy"))
+
+
+def hipGraphClone(pGraphClone, originalGraph):
+    _put(pGraphClone, ctypes.c_void_p,
+         HANDLES.of(hip.hipGraphClone(_graph(originalGraph, "hipGraphClone"))))
+
+
+def _kernel_params(address: int, api: str) -> Any:
+    """A C hipKernelNodeParams as gpusim.hip's: the kernel its ``func`` (host stub)
+    names, its ``kernelParams`` (or ``extra``) read now, as HIP copies them when the node
+    is made, and converted as a launch converts them."""
+    from gpusim.hipcc.program import current, launch_params
+    from gpusim.hipcc.shim import read_struct
+
+    if not address:
+        raise HipError(E.hipErrorInvalidValue, f"{api}: pNodeParams is NULL")
+    p = read_struct("hipKernelNodeParams", address)
+    prog = current()
+    kernel = prog.kernel(prog.kernel_at(p["func"] or 0, api))
+    values = launch_params(kernel, p["kernelParams"] or 0, p["extra"] or 0)
+    args = (*kernel.c_args(values), *kernel.module.device_globals(prog))
+    dims = [tuple(p[f"{d}.{c}"] for c in "xyz") for d in ("gridDim", "blockDim")]
+    return hip.hipKernelNodeParams(kernel, *dims, args, int(p["sharedMemBytes"]))
+
+
+def hipGraphAddKernelNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams):
+    api = "hipGraphAddKernelNode"
+    _added(pGraphNode, hip.hipGraphAddKernelNode(
+        _graph(graph, api), _nodes(pDependencies, numDependencies, api),
+        _kernel_params(pNodeParams, api)))
+
+
+def hipGraphAddMemcpyNode1D(pGraphNode, graph, pDependencies, numDependencies, dst, src,
+                            count, kind):
+    api = "hipGraphAddMemcpyNode1D"
+    n = int(count)
+    _added(pGraphNode, hip.hipGraphAddMemcpyNode1D(
+        _graph(graph, api), _nodes(pDependencies, numDependencies, api),
+        memory(dst, n, f"{api}: dst"), memory(src, n, f"{api}: src"), n, int(kind)))
+
+
+def hipGraphAddMemsetNode(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams):
+    from gpusim.hipcc.shim import read_struct
+
+    api = "hipGraphAddMemsetNode"
+    if not pMemsetParams:
+        raise HipError(E.hipErrorInvalidValue, f"{api}: pMemsetParams is NULL")
+    p = read_struct("hipMemsetParams", pMemsetParams)
+    params = hip.hipMemsetParams(p["dst"] or 0, p["value"], p["elementSize"], p["width"],
+                                 p["height"], p["pitch"])
+    _added(pGraphNode, hip.hipGraphAddMemsetNode(
+        _graph(graph, api), _nodes(pDependencies, numDependencies, api), params))
+
+
+def hipGraphAddHostNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams):
+    from gpusim.hipcc.shim import read_struct
+
+    api = "hipGraphAddHostNode"
+    p = read_struct("hipHostNodeParams", pNodeParams) if pNodeParams else {}
+    if not p.get("fn"):
+        raise HipError(E.hipErrorInvalidValue, f"{api}: pNodeParams->fn is NULL")
+    call = _CALLBACKS["host"](p["fn"])
+    host_fn = lambda data: call(data)  # noqa: E731 - keeps the C callback alive
+    host_fn.__name__ = "hipGraphHostNode"
+    _added(pGraphNode, hip.hipGraphAddHostNode(
+        _graph(graph, api), _nodes(pDependencies, numDependencies, api),
+        hip.hipHostNodeParams(host_fn, p["userData"])))
+
+
+def hipGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies):
+    api = "hipGraphAddEmptyNode"
+    _added(pGraphNode, hip.hipGraphAddEmptyNode(_graph(graph, api),
+                                                _nodes(pDependencies, numDependencies, api)))
+
+
+def hipGraphAddMemAllocNode(pGraphNode, graph, pDependencies, numDependencies, pNodeParams):
+    """A memory allocation node; its address is written to pNodeParams->dptr (the memory
+    is made now: gpusim.runtime.graphs.hipMemAllocNodeParams)."""
+    from gpusim.hipcc.shim import offset_of, read_struct
+    from gpusim.runtime.graphs import T, allocate
+
+    api = "hipGraphAddMemAllocNode"
+    if not pNodeParams:
+        raise HipError(E.hipErrorInvalidValue, f"{api}: pNodeParams is NULL")
+    p = read_struct("hipMemAllocNodeParams", pNodeParams)
+    if p["poolProps.location.type"] != 1:  # hipMemLocationTypeDevice
+        raise HipError(E.hipErrorInvalidValue,
+                       f"{api}: poolProps.location.type must be hipMemLocationTypeDevice")
+    g = _graph(graph, api)
+    deps = _nodes(pDependencies, numDependencies, api)
+    params = allocate(p["bytesize"], p["poolProps.location.id"], api)
+    node = g.add(T.hipGraphNodeTypeMemAlloc, params, deps, name=api, device=params.device,
+                 origin=api)
+    _put(pNodeParams + offset_of("hipMemAllocNodeParams", "dptr"), ctypes.c_void_p,
+         params.dptr)
+    _added(pGraphNode, node)
+
+
+def hipGraphAddMemFreeNode(pGraphNode, graph, pDependencies, numDependencies, dev_ptr):
+    from gpusim.runtime.graphs import T, allocation_of
+
+    api = "hipGraphAddMemFreeNode"
+    g = _graph(graph, api)
+    if allocation_of(g, dev_ptr or 0) is None:
+        raise HipError(E.hipErrorInvalidValue,
+                       f"{api}: {dev_ptr or 0:#x} is not memory a memory allocation node of "
+                       "this graph made (hipGraphAddMemAllocNode)")
+    _added(pGraphNode, g.add(T.hipGraphNodeTypeMemFree, int(dev_ptr), _nodes(
+        pDependencies, numDependencies, api), name=api, origin=api))
+
+
+def hipGraphAddDependencies(graph, from_, to, numDependencies):
+    api = "hipGraphAddDependencies"
+    hip.hipGraphAddDependencies(_graph(graph, api), _nodes(from_, numDependencies, api),
+                                _nodes(to, numDependencies, api))
+
+
+def hipGraphGetNodes(graph, nodes, numNodes):
+    """With ``nodes`` NULL, *numNodes = the node count; else up to *numNodes handles, the
+    rest of the array NULL, and *numNodes = how many were written."""
+    if not numNodes:
+        raise HipError(E.hipErrorInvalidValue, "hipGraphGetNodes: numNodes is NULL")
+    found = hip.hipGraphGetNodes(_graph(graph, "hipGraphGetNodes"))
+    room = ctypes.c_size_t.from_address(numNodes).value
+    if nodes:
+        out = (ctypes.c_void_p * room).from_address(nodes)
+        for k in range(room):
+            out[k] = HANDLES.of(found[k]) if k < len(found) else None
+    _put(numNodes, ctypes.c_size_t, min(room, len(found)) if nodes else len(found))
+
+
+def hipGraphNodeGetType(node, pType):
+    _put(pType, ctypes.c_int, int(hip.hipGraphNodeGetType(_node(node, "hipGraphNodeGetType"))))
+
+
+def hipGraphKernelNodeSetParams(node, pNodeParams):
+    api = "hipGraphKernelNodeSetParams"
+    hip.hipGraphKernelNodeSetParams(_node(node, api), _kernel_params(pNodeParams, api))
+
+
+def hipGraphInstantiate(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize):
+    if pErrorNode:
+        _put(pErrorNode, ctypes.c_void_p, 0)
+    _put(pGraphExec, ctypes.c_void_p,
+         HANDLES.of(hip.hipGraphInstantiate(_graph(graph, "hipGraphInstantiate"))))
+
+
+def hipGraphInstantiateWithFlags(pGraphExec, graph, flags):
+    api = "hipGraphInstantiateWithFlags"
+    _put(pGraphExec, ctypes.c_void_p,
+         HANDLES.of(hip.hipGraphInstantiateWithFlags(_graph(graph, api), int(flags))))
+
+
+def hipGraphLaunch(graphExec, stream_):
+    hip.hipGraphLaunch(_exec(graphExec, "hipGraphLaunch"), stream(stream_))
+
+
+def hipGraphUpload(graphExec, stream_):
+    hip.hipGraphUpload(_exec(graphExec, "hipGraphUpload"), stream(stream_))
+
+
+def hipGraphExecDestroy(graphExec):
+    hip.hipGraphExecDestroy(_exec(graphExec, "hipGraphExecDestroy"))
+    HANDLES.drop(graphExec)
+
+
+def hipGraphExecKernelNodeSetParams(hGraphExec, node, pNodeParams):
+    api = "hipGraphExecKernelNodeSetParams"
+    hip.hipGraphExecKernelNodeSetParams(_exec(hGraphExec, api), _node(node, api),
+                                        _kernel_params(pNodeParams, api))
+
+
+def hipGraphExecUpdate(hGraphExec, hGraph, hErrorNode_out, updateResult_out):
+    """HIP's out-parameters are written on failure too (hipErrorGraphExecUpdateFailure)."""
+    api = "hipGraphExecUpdate"
+    try:
+        result, node = hip.hipGraphExecUpdate(_exec(hGraphExec, api), _graph(hGraph, api))
+    except HipError as err:
+        if getattr(err, "update_result", None) is None:
+            raise
+        result, node = err.update_result, err.error_node
+        _update_outs(hErrorNode_out, updateResult_out, result, node)
+        raise
+    _update_outs(hErrorNode_out, updateResult_out, result, node)
+
+
+def _update_outs(node_out: int, result_out: int, result: Any, node: Any) -> None:
+    if node_out:
+        _put(node_out, ctypes.c_void_p, HANDLES.of(node) if node is not None else 0)
+    if result_out:
+        _put(result_out, ctypes.c_int, int(result))
 
 
 # ---- kernels

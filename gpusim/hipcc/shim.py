@@ -143,6 +143,15 @@ def _fields(record: Type, base: int, prefix: str) -> dict[str, tuple[int, Any, i
     return fields
 
 
+def offset_of(struct: str, field: str) -> int:
+    """Byte offset of ``field`` (``outer.inner`` for a nested one) in the C struct.
+
+    >>> offset_of("hipKernelNodeParams", "func")
+    24
+    """
+    return _layout(struct)[field][0]
+
+
 def read_struct(struct: str, address: int) -> dict[str, Any]:
     """The scalar fields of the C struct ``struct`` at ``address``, by name (a nested
     struct's as ``outer.inner``); arrays are left out."""

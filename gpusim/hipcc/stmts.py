@@ -64,6 +64,8 @@ class StmtTranslator(Translator):
                 self.stmt(child)
         elif kind == K.DECL_STMT:
             for decl in children(c):
+                if decl.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
+                    continue  # `using floatx4 = ...;`: a name for a type, nothing to run
                 if decl.kind != K.VAR_DECL:
                     self.fail(decl, "this declaration inside a function",
                               "declare types and functions at file level")
@@ -222,7 +224,7 @@ class StmtTranslator(Translator):
         elif op == ">=":
             end = f"{self.wrap(bound, 10)} - 1"
         args = f"{start}, {end}" + (f", {step}" if step != 1 else "")
-        return f"{py_name(var)} in range({args})"
+        return f"{self.local_name(decls[0])} in range({args})"
 
     def _step(self, inc: Cursor, var: str) -> int | None:
         if not children(inc) or strip(children(inc)[0]).spelling != var:
@@ -363,6 +365,10 @@ class StmtTranslator(Translator):
 
     def target(self, c: Cursor) -> str:
         return self.expr(c)
+
+    def local_name(self, decl: Cursor) -> str:
+        """The Python name of the variable ``decl`` declares."""
+        return py_name(decl.spelling)
 
     def decl(self, c: Cursor) -> None:
         raise NotImplementedError

@@ -89,7 +89,8 @@ SOURCES: dict[str, str] = {
             "TCC_REQ_sum",
         )
     },
-    **{n: DOC for n in ("TCC_READ_sum", "TCC_WRITE_sum", "TCC_ATOMIC_sum", "TCC_WRITEBACK_sum")},
+    **{n: DOC for n in ("TCC_READ_sum", "TCC_WRITE_sum", "TCC_ATOMIC_sum", "TCC_WRITEBACK_sum",
+                        "SQ_INSTS_MFMA")},
     **{
         n: MODEL
         for n in (
@@ -99,6 +100,8 @@ SOURCES: dict[str, str] = {
             "GPUSIM_HBM_WRITE_BYTES",
             "GPUSIM_COALESCING_EFFICIENCY",
             "GPUSIM_FLOPS",
+            "GPUSIM_MFMA_FLOPS",
+            "GPUSIM_MFMA_BUSY_CYCLES",
             "GPUSIM_SAMPLED",
             "GPUSIM_TRACE_SCALE",
         )
@@ -127,6 +130,9 @@ class InstructionCounts:
     lds: int = 0
     flops: int = 0
     fma: int = 0  # fused multiply-adds over all lanes (each 2 of ``flops``, 1 VALU lane op)
+    mfma: int = 0  # matrix-core (MFMA) instructions, per wave
+    mfma_cycles: int = 0  # cycles the waves' matrix cores are busy with them
+    mfma_flops: int = 0  # their operations (2 M N K per block; not in ``flops``)
 
     @classmethod
     def from_mapping(cls, d: Mapping[str, Any]) -> InstructionCounts:
@@ -188,7 +194,12 @@ def kernel_counters(
             SQ_INSTS_VMEM_RD=counts.vmem_read,
             SQ_INSTS_VMEM_WR=counts.vmem_write + counts.vmem_atomic,  # atomics write
             SQ_INSTS_LDS=counts.lds,
-            GPUSIM_FLOPS=counts.flops,  # floating-point operations over all lanes (roofline)
+            # floating-point operations over all lanes, VALU and matrix cores (roofline)
+            GPUSIM_FLOPS=counts.flops + counts.mfma_flops,
+            SQ_INSTS_MFMA=counts.mfma,
+            # rocprofv3's SQ_INSTS_VALU_MFMA_MOPS_<type> count these in units of 512
+            GPUSIM_MFMA_FLOPS=counts.mfma_flops,
+            GPUSIM_MFMA_BUSY_CYCLES=counts.mfma_cycles,
         )
     if seconds is not None:
         out["GRBM_GUI_ACTIVE"] = round(seconds * spec.clock_mhz * 1e6)

@@ -34,6 +34,7 @@ class Record:
     start_ns: int = 0
     end_ns: int = 0
     done: bool = False
+    graph: str | None = None  # "graph 1 node 3": run as a node of a HIP graph launch
 
     @property
     def duration_ns(self) -> int:
@@ -52,17 +53,19 @@ class Record:
         """(label, value) rows: the record as a person reads it."""
         when = (f"{format_ns(self.start_ns)} -> {format_ns(self.end_ns)}" if self.done
                 else "pending (not run yet)")
-        return [(self.kind.lower(), self.what()),
+        rows = [(self.kind.lower(), self.what()),
                 ("device / stream", f"{self.device} / {self.stream}"),
                 ("modeled time", format_ns(self.duration_ns)), ("start -> end", when)]
+        return rows + ([("graph node", self.graph)] if self.graph else [])
 
     def _tail(self) -> str:
         return ""
 
     def __repr__(self) -> str:
         time = format_ns(self.duration_ns) + ("" if self.done else " (pending)")
+        graph = f", {self.graph}" if self.graph else ""
         return (f"<{type(self).__name__} {self.what()}, device {self.device} stream "
-                f"{self.stream}, {time}{self._tail()}>")
+                f"{self.stream}{graph}, {time}{self._tail()}>")
 
     def _repr_html_(self) -> str:
         return html_table(self.describe(), caption=f"{self.kind} record")

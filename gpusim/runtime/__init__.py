@@ -9,4 +9,6 @@
     properties.py  hipDeviceProp_t
     api.py         hipMalloc, hipMemcpy, ... under HIP's names
     kernel.py      @jit and kernel launch
+    graphs.py      HIP graphs: nodes, instantiation, launch (graph_api.py: the hipGraph* API)
+    capture.py     stream capture: hipStreamBeginCapture ... EndCapture records a graph
 """

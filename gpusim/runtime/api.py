@@ -173,6 +173,7 @@ def hipOccupancyMaxPotentialBlockSize(kernel: Any, dynSharedMem: int = 0,
 @hip_api
 def hipMalloc(nbytes: int) -> DevicePointer:
     """Allocate ``nbytes`` on the current device and return the device pointer."""
+    get_system().scheduler.check_capture(None, "call")  # not during a (non-relaxed) capture
     return current_device().memory.allocate(nbytes, origin="hipMalloc")
 
 

@@ -119,6 +119,7 @@ def hipStreamSynchronize(stream: Any = None) -> None:
 
 def _poll(op: Op | None, scheduler: Any) -> hipError_t:
     """Has ``op`` finished by the host's (modeled) now? Polling moves time forward."""
+    scheduler.check_capture(op, "stream")  # (querying captured work is an error)
     if op is None:
         return hipError_t.hipSuccess
     scheduler.flush(op)

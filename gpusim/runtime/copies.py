@@ -63,9 +63,9 @@ def _direction(d: pointers.Region, s: pointers.Region) -> str:
                                                               "HtoH")
 
 
-def submit_copy(dst: Any, src: Any, nbytes: int, kind: hipMemcpyKind | int, *,
-                stream: Any, blocking: bool, origin: str) -> Op:
-    """Validate a copy, queue it on ``stream`` and, if ``blocking``, wait for it."""
+def check_copy(dst: Any, src: Any, nbytes: int, kind: hipMemcpyKind | int, *,
+               origin: str) -> tuple[pointers.Region, pointers.Region, int]:
+    """The checked (dst, src, nbytes) of a copy, or the HipError HIP's call returns."""
     try:
         kind = hipMemcpyKind(kind)
     except ValueError:
@@ -93,6 +93,13 @@ def submit_copy(dst: Any, src: Any, nbytes: int, kind: hipMemcpyKind | int, *,
                 f"{origin}: nbytes={nbytes} but {name} is a {region.describe} with only "
                 f"{region.data.size} bytes from there; copy at most that many",
             )
+    return d, s, nbytes
+
+
+def submit_copy(dst: Any, src: Any, nbytes: int, kind: hipMemcpyKind | int, *,
+                stream: Any, blocking: bool, origin: str) -> Op:
+    """Validate a copy, queue it on ``stream`` and, if ``blocking``, wait for it."""
+    d, s, nbytes = check_copy(dst, src, nbytes, kind, origin=origin)
     direction = _direction(d, s)
     host_sides = [r for r in (d, s) if not r.is_device]
     pinned = bool(host_sides) and all(r.pinned for r in host_sides)
@@ -105,7 +112,7 @@ def submit_copy(dst: Any, src: Any, nbytes: int, kind: hipMemcpyKind | int, *,
         info={"bytes": nbytes, "pinned": pinned, "src_device": s.device,
               "dst_device": d.device},
     )
-    if blocking or (host_sides and not pinned):
+    if op.node is None and (blocking or (host_sides and not pinned)):  # (not captured)
         op.stream.scheduler.wait_host(op)
     return op
 

@@ -40,7 +40,7 @@ from gpusim.engine.cooperative import cooperative_time
 from gpusim.errors import GpusimError, HipError, hipError_t
 from gpusim.memsim import residency
 from gpusim.memsim.residency import RESIDENCY
-from gpusim.runtime import kernel_trace
+from gpusim.runtime import capture, kernel_trace
 from gpusim.runtime.kernel_args import check_alive, device_values, stage
 from gpusim.runtime.kernel_overloads import overloads_of
 from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_resources
@@ -175,8 +175,9 @@ class Kernel:
         1
         """
         views = device_values(self, self._declared(args))
-        ck = specialize(self.py_func, views, current_device().spec.wave_size,
-                        mode=config.launch_mode(self.check), debug=self.debug)
+        spec = current_device().spec
+        ck = specialize(self.py_func, views, spec.wave_size, mode=config.launch_mode(self.check),
+                        debug=self.debug, target=spec.gfx_target)
         self._remember(ck)
         return Specialized(self, ck)
 
@@ -232,6 +233,10 @@ class Kernel:
                shared_bytes: int = 0) -> None:
         """Queue the kernel on ``stream`` (hipLaunchKernelGGL): checked and compiled now,
         run when the stream reaches it."""
+        if capture.captures(stream):  # hipStreamBeginCapture: a graph node, not a launch
+            capture.capture_kernel(self, grid, block, args, stream=stream,
+                                   shared_bytes=shared_bytes)
+            return
         device = current_device()
         spec = device.spec
         args = self._declared(self._extended(args, stream))

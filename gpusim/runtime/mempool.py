@@ -292,10 +292,15 @@ def reset_device(ordinal: int) -> None:
 
 def malloc_async(nbytes: int, stream: Any, pool: MemPool | None = None) -> DevicePointer | None:
     """hipMallocAsync / hipMallocFromPoolAsync: ``nbytes`` from ``pool`` (the stream's
-    device's current pool if None) for use on ``stream``; 0 bytes gives None (NULL)."""
+    device's current pool if None) for use on ``stream``; 0 bytes gives None (NULL). On a
+    stream being captured: a memory allocation node of the graph (``capture_alloc``)."""
+    from gpusim.runtime import capture  # capture -> graphs -> api: imported when called
+
     target = streams.resolve_stream(stream, origin="hipMallocAsync")
     if nbytes == 0:
         return None
+    if capture.captures(target):
+        return DevicePointer(capture.capture_alloc(target, int(nbytes)), target.device)
     if pool is None:
         pool = current_pool(target.device, origin="hipMallocAsync")
     return pool.allocate(int(nbytes), target)
@@ -303,10 +308,14 @@ def malloc_async(nbytes: int, stream: Any, pool: MemPool | None = None) -> Devic
 
 def free_async(address: int, stream: Any) -> None:
     """hipFreeAsync: a pool's block back to it in ``stream``'s order. As ROCm's, device
-    memory from hipMalloc is freed at once (hipFree: the device synchronises first)."""
+    memory from hipMalloc is freed at once (hipFree: the device synchronises first). On a
+    stream being captured, memory its graph allocated gets a memory free node."""
+    from gpusim.runtime import capture
     from gpusim.runtime.api import hipFree
 
     target = streams.resolve_stream(stream, origin="hipFreeAsync")
+    if capture.captures(target) and capture.capture_free(target, int(address)):
+        return
     pool = pool_of(address)
     if pool is not None:
         pool.free(address, target)

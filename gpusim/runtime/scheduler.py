@@ -70,6 +70,10 @@ class Stream:
     destroyed: bool = False
     tail: Op | None = None  # last operation issued to this stream
     hw_queue: int = 0  # the hardware compute queue it is bound to (per device and priority)
+    # While set, work submitted to this stream goes to this object's ``enqueue`` instead of
+    # the queue: a stream capture recording graph nodes, or a graph launch placing a node's
+    # work (gpusim/runtime/capture.py, graphs.py).
+    capture: Any = None
 
     def __repr__(self) -> str:
         name = "null stream" if self.null else f"stream {self.handle}"
@@ -107,6 +111,7 @@ class Op:
     done: bool = False
     error: BaseException | None = None
     on_done: Callable[[Op], None] | None = None  # e.g. completes the profile record
+    node: Any = None  # set on a captured operation: the graph node it became; never runs
 
 
 def _spent(*_: Any) -> None:
@@ -135,6 +140,10 @@ class Scheduler:
         self._device_end: dict[int, float] = {}  # latest modeled end per device
         self._null: dict[int, Stream] = {}
         self._blocking: dict[int, list[Stream]] = {}
+        # Active stream captures and the rule that checks host waits while there are any
+        # (capture.py installs it: HIP forbids most synchronisation during capture).
+        self.captures: list = []
+        self.capture_guard: Callable[[Scheduler, Op | None, str], None] | None = None
 
     # streams ----------------------------------------------------------------------------
     def _bind(self, stream: Stream) -> Stream:
@@ -155,6 +164,10 @@ class Scheduler:
         if blocking:
             self._blocking.setdefault(device, []).append(stream)
         return stream
+
+    def blocking_streams(self, device: int) -> list[Stream]:
+        """The device's blocking streams (those the null stream synchronises with)."""
+        return list(self._blocking.get(device, []))
 
     def forget_stream(self, stream: Stream) -> None:
         stream.destroyed = True
@@ -195,8 +208,8 @@ class Scheduler:
         An operation that raises is dropped from the queue and its error re-raised
         here, at the synchronising call, as a GPU fault would be; the rest stay queued.
         """
-        if upto is not None and upto.done:
-            return
+        if upto is not None and (upto.done or upto.node is not None):
+            return  # done, or captured into a graph (it runs at hipGraphLaunch)
         while self.pending:
             op = self.pending.pop(0)
             self._execute(op)
@@ -253,8 +266,15 @@ class Scheduler:
         # (every launch's arguments and traces) for the cyclic collector to walk.
         op.waits, op.run, op.duration, op.on_done = [], _spent, _spent, None
 
+    def check_capture(self, op: Op | None, scope: str) -> None:
+        """Raise if stream capture forbids this host call: waiting for ``op`` (scope
+        "stream"), for a whole device ("device"), or the call itself ("call")."""
+        if self.captures and self.capture_guard is not None:
+            self.capture_guard(self, op, scope)
+
     def wait_host(self, op: Op | None) -> None:
         """The host blocks until ``op`` completes: run it and advance the host clock."""
+        self.check_capture(op, "stream")
         if op is None:
             return
         self.flush(op)
@@ -262,6 +282,7 @@ class Scheduler:
 
     def wait_device(self, device: int) -> None:
         """The host blocks until all work of ``device`` completes (hipDeviceSynchronize)."""
+        self.check_capture(None, "device")
         last = [op for op in self.pending if op.stream.device == device]
         if last:
             self.flush(last[-1])

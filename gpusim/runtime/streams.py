@@ -39,7 +39,7 @@ from gpusim.profiler.session import set_flusher
 from gpusim.runtime.scheduler import Op, Scheduler, Stream
 from gpusim.runtime.system import get_system
 
-__all__ = ["Stream", "enqueue", "resolve_stream", "scheduler", "synchronize_stream"]
+__all__ = ["Stream", "enqueue", "resolve_stream", "scheduler", "submit", "synchronize_stream"]
 
 
 def scheduler() -> Scheduler:
@@ -66,7 +66,8 @@ def resolve_stream(stream: Any, *, origin: str = "launch") -> Stream:
 
 
 def _record_for(kind: str, name: str, stream: Stream, info: dict) -> Record:
-    common = dict(name=name, device=stream.device, stream=stream.handle)
+    common = dict(name=name, device=stream.device, stream=stream.handle,
+                  graph=info.get("graph"))
     if kind == "kernel":
         return KernelRecord(**common, grid=info.get("grid", (1, 1, 1)),
                             block=info.get("block", (1, 1, 1)),
@@ -118,18 +119,58 @@ def enqueue(stream: Any, fn: Callable[[], Any], *, name: str, kind: str = "kerne
     kind: "kernel" (info: grid, block, lds_bytes, wave_size, bytes, resources),
     "memset" (bytes), a copy direction "HtoD"/"DtoH"/"DtoD"/"PtoP"/"HtoH" (bytes,
     pinned, src_device, dst_device), "migration", "event" or "host".
+
+    A stream under capture (hipStreamBeginCapture) records the operation as a graph node
+    instead, and so does a stream that waits for captured work (it joins the capture);
+    see capture.py.
     """
     info = dict(info or {})
     target = resolve_stream(stream, origin=name)
+    hook = target.capture
+    if hook is None and waits:
+        hook = next((w.node.capture for w in waits
+                     if w.node is not None and w.node.capture is not None), None)
+        if hook is None:  # stand-ins of a capture that has ended: nothing to wait for
+            waits = [w for w in waits if w.node is None]
+    if hook is not None:
+        return hook.enqueue(target, fn, name=name, kind=kind, info=info, waits=waits)
+    if target.null:
+        _check_implicit_capture(target, name)
+    return submit(target, fn, name=name, kind=kind, info=info, waits=waits)
+
+
+def submit(target: Stream, fn: Callable[[], Any], *, name: str, kind: str, info: dict,
+           waits: list[Op] | None = None, issue_cost: float | None = None) -> Op:
+    """Put the operation in ``target``'s queue and emit its profile record (what
+    ``enqueue`` does for a stream that is not captured). ``issue_cost``: host seconds
+    the submission takes (the scheduler's ISSUE_SECONDS when None)."""
     record = None if kind == "event" else _record_for(kind, name, target, info)
     spec = get_system().devices[target.device].spec
+    cost = {} if issue_cost is None else {"issue_cost": issue_cost}
     op = target.scheduler.submit(target, run=fn, kind=kind, name=name,
-                                 duration=_duration(kind, info, spec), waits=waits, info=info)
+                                 duration=_duration(kind, info, spec), waits=waits, info=info,
+                                 **cost)
     if record is not None:
         record.correlation_id = op.seq + 1
         op.on_done = lambda done: _complete(record, done)
         emit(record)
     return op
+
+
+def _check_implicit_capture(null: Stream, origin: str) -> None:
+    """HIP's legacy null stream waits for every blocking stream of its device, which a
+    stream under capture cannot give: hipErrorStreamCaptureImplicit, and the capture is
+    invalidated (as HIP does)."""
+    capturing = [s for s in null.scheduler.blocking_streams(null.device)
+                 if getattr(s.capture, "capturing", False)]
+    if capturing:
+        for s in capturing:
+            s.capture.invalidate(f"{origin} on the null stream")
+        raise HipError(hipError_t.hipErrorStreamCaptureImplicit,
+                       f"{origin}: the null stream synchronises with every blocking stream, "
+                       f"and {capturing[0]!r} is being captured; the capture is now "
+                       "invalidated. Use a stream of your own (or a hipStreamNonBlocking "
+                       "stream for the capture) while capturing")
 
 
 def _complete(record: Record, op: Op) -> None:

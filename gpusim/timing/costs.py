@@ -24,6 +24,14 @@ COPY_LATENCY_PAGEABLE_S = 8e-6
 # GPU-side cost of dispatching one kernel (command processor, wave launch): a few
 # microseconds, the floor every tiny kernel pays. Model assumption.
 KERNEL_LAUNCH_S = 3e-6
+# hipGraphLaunch submits a whole graph in one call: the call costs one host issue (the
+# scheduler's ISSUE_SECONDS), then each node's work is put in its queue from what
+# hipGraphInstantiate prepared (ROCm clr, hipamd/src/hip_graph_internal.cpp: with
+# DEBUG_CLR_GRAPH_PACKET_CAPTURE, on by default, a chain of kernel nodes is dispatched as
+# pre-built AQL packets whose kernel arguments were uploaded at instantiation). Model
+# assumption: that costs a tenth of a stream launch's issue per node. Each kernel still
+# pays KERNEL_LAUNCH_S on the GPU. See docs/graphs.md.
+GRAPH_NODE_S = 0.5e-6
 # One GPU page fault on unified memory (XNACK replay + driver migration decision),
 # model assumption in the tens of microseconds that HMM-based migration costs.
 PAGE_FAULT_S = 20e-6

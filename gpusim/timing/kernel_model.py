@@ -5,6 +5,8 @@
 plus the launch cost, and ``breakdown["bound"]`` names it (docs/timing_model.md)::
 
     valu     VALU instructions x (wave / SIMD lanes) clocks / active SIMDs
+    mfma     matrix-core cycles (each MFMA's passes x 4, from the ISA guides) / active SIMDs,
+             at the engine clock measured under dense MFMA load (``mfma_load_clock_mhz``)
     salu     SALU + SMEM + branch instructions / active CUs (one scalar unit each)
     lds      LDS clocks (bank model: conflict degree per phase) / active CUs
     vL1D     vL1D bytes / (B/clk/CU x active CUs)
@@ -230,6 +232,10 @@ def kernel_time(
 
     times: dict[str, float] = {
         "valu": valu * cpi / (simds * f),
+        # one matrix core per SIMD, busy for each MFMA's cycles (passes x 4, ISA guide),
+        # at the clock the power manager holds under dense matrix work (the profile's
+        # mfma_load_clock_mhz, as rocBLAS's model uses: MI300X 1207 MHz, measured)
+        "mfma": counts.mfma_cycles / (simds * spec.mfma_load_clock_mhz * 1e6),
         "salu": (counts.salu + counts.smem + counts.branch) / (active_cus * f),
         "lds": lds_cycles / (active_cus * f),
         "vL1D": level_bytes["vL1D"]
@@ -255,6 +261,7 @@ def kernel_time(
     avg = _load_latency(lat, hit, spec.has_infinity_cache, lines)
     issue = (
         valu * cpi
+        + counts.mfma_cycles
         + counts.salu
         + counts.smem
         + counts.branch

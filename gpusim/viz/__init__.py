@@ -24,9 +24,11 @@ from gpusim.viz.dispatch import dispatch
 from gpusim.viz.divergence import divergence
 from gpusim.viz.lds_banks import lds_banks
 from gpusim.viz.memory_chart import memory_chart
+from gpusim.viz.mfma import mfma
 from gpusim.viz.occupancy import occupancy
 from gpusim.viz.roofline import roofline
 from gpusim.viz.timeline import timeline
 
 __all__ = ["View", "ViewError", "cache_heatmap", "coalescing", "collectives", "dispatch",
-           "divergence", "lds_banks", "memory_chart", "occupancy", "roofline", "timeline"]
+           "divergence", "lds_banks", "memory_chart", "mfma", "occupancy", "roofline",
+           "timeline"]

@@ -3,7 +3,10 @@
 One row per (device, stream); every record (kernel, copy, memset, migration, host
 function, and collectives or library calls as their records appear) is a bar from its
 modeled start to end, coloured by kind; hovering shows the record's one-line summary.
-A dropdown keeps one device. Times are the model's, not the host's.
+The work of a HIP graph's nodes is outlined in black and its summary names the node
+("graph 1 #2 node 3": node 3 of launch 2 of graph 1); a graph's parallel branches run on
+streams of their own, so they show as rows too. A dropdown keeps one device. Times are
+the model's, not the host's.
 """
 
 from __future__ import annotations
@@ -42,11 +45,11 @@ def timeline(profile: Any) -> View:
     devices = sorted({r.device for r in records})
     pick = dropdown("device", [("all", -1)] + [(str(d), d) for d in devices], -1)
     bars = ColumnDataSource({"row": [], "start": [], "end": [], "color": [], "kind": [],
-                             "what": []})
+                             "what": [], "outline": []})
     f = figure(title="modeled timeline", height=80 + 40 * len(lanes(records)), width=900,
                y_range=lanes(records), tooltips=[("", "@what")])
-    f.hbar(y="row", left="start", right="end", height=0.7, color="color", legend_field="kind",
-           source=bars)
+    f.hbar(y="row", left="start", right="end", height=0.7, fill_color="color",
+           line_color="outline", legend_field="kind", source=bars)
     f.xaxis.axis_label = "modeled time (us)"
     f.legend.location = "top_right"
 
@@ -58,13 +61,17 @@ def timeline(profile: Any) -> View:
                      "start": [(r.start_ns - t0) / 1e3 for r in keep],
                      "end": [(r.end_ns - t0) / 1e3 for r in keep],
                      "color": [COLORS.get(r.kind, "#7f7f7f") for r in keep],
-                     "kind": [r.kind for r in keep], "what": [repr(r) for r in keep]}
+                     "kind": [r.kind for r in keep], "what": [repr(r) for r in keep],
+                     "outline": ["black" if getattr(r, "graph", None)
+                                 else COLORS.get(r.kind, "#7f7f7f") for r in keep]}
         span = max(r.end_ns for r in keep) - min(r.start_ns for r in keep)
         busy: dict[str, int] = {}
         for r in keep:
             busy[r.kind] = busy.get(r.kind, 0) + r.duration_ns
+        nodes = sum(1 for r in keep if getattr(r, "graph", None))
         return [("records", f"{len(keep)} on {len(lanes(keep))} streams over "
                             f"{format_ns(span)}"),
-                *[(f"{kind} time", format_ns(ns)) for kind, ns in busy.items()]]
+                *[(f"{kind} time", format_ns(ns)) for kind, ns in busy.items()],
+                *([("graph node records", str(nodes))] if nodes else [])]
 
     return View("Timeline", {"timeline": f}, {"bars": bars}, {"device": pick}, update)

@@ -15,10 +15,14 @@ from gpusim.compile.pipeline import front_end
 
 GOLDEN = Path(__file__).parent / "golden"
 F32 = numba.types.float32[::1]
+F32_2D = numba.types.float32[:, ::1]
 CASES = {  # name: (kernel, argument types, generation mode)
     "saxpy": (G.saxpy, (numba.types.float32, F32, F32, F32), "fast"),
     "block_sum": (G.block_sum, (F32, F32), "fast"),
     "wave_sum": (G.wave_sum, (F32, F32), "fast"),
+    # a matrix-core K loop: private-array operands, the MFMA call and its layout tables
+    "mfma_tile": (G.mfma_tile, (F32_2D, F32_2D, F32_2D), "fast"),
+    "mfma_tile.trace": (G.mfma_tile, (F32_2D, F32_2D, F32_2D), "trace"),
     # the sanitizer's code: one checked global store (saxpy), LDS and a barrier loop
     "saxpy.check": (G.saxpy, (numba.types.float32, F32, F32, F32), "check"),
     "block_sum.check": (G.block_sum, (F32, F32), "check"),

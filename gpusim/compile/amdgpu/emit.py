@@ -172,7 +172,7 @@ class FunctionBuilder:
     def call(self, ret: str, fn: str, args: list[str], ty: Any = None) -> Value | None:
         """Call intrinsic ``fn`` with typed operands (``"i32 %t3"``); declared on first use
         from the operand types."""
-        arg_types = ", ".join(a.split(" ")[0] for a in args)
+        arg_types = ", ".join(a.rsplit(" ", 1)[0] for a in args)  # "<4 x i16> %t1": the type
         self.declare(fn, f"declare {ret} @{fn}({arg_types})")
         text = f"call {ret} @{fn}({', '.join(args)})"
         if ret == "void":

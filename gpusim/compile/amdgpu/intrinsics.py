@@ -15,18 +15,32 @@ shfl*                HIP's lane arithmetic and ``llvm.amdgcn.ds.bpermute`` (64-b
                      two halves)
 ballot/any/all       ``llvm.amdgcn.ballot.i64`` (``.i32`` on wave32, widened to 64 bits)
 popc/ffs/clz/brev    ``llvm.ctpop`` / ``cttz`` / ``ctlz`` / ``bitreverse``
+mfma_*               ``llvm.amdgcn.mfma.*`` (the clang builtin's intrinsic) on the private
+                     arrays loaded as vectors; LLVM allocates the accumulator (AGPRs)
 ===================  ======================================================================
 """
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from numba.core import types
 
-from gpusim.compile.amdgpu.emit import BOOL, I32, I64, TupleValue, Value, const, ll_type, size_of
+from gpusim.compile.amdgpu.emit import (
+    BOOL,
+    I32,
+    I64,
+    TupleValue,
+    Value,
+    const,
+    ll_type,
+    mem_type,
+    size_of,
+)
 from gpusim.compile.amdgpu.unsupported import unsupported
-from gpusim.compile.passes.intrinsic_types import base_name
+from gpusim.compile.ir import MFMA_OPS
+from gpusim.compile.passes.intrinsic_types import base_name, mfma_instruction
 
 _IMPLICIT_OFFSET = {"gridDim": (0, 4, "i32"), "blockDim": (12, 2, "i16")}
 _RMW = {"add": ("add", "fadd"), "sub": ("sub", "fsub"), "exch": ("xchg", "xchg"),
@@ -99,7 +113,56 @@ class Intrinsics:
         if base == "fma":
             rt = node.numba_type
             return self.intrinsic("fma", rt, *(self.convert(self.expr(a), rt) for a in args))
+        if name in MFMA_OPS:
+            self.mfma(node)
+            return None
         raise unsupported(self.kir, node, f"hip.{name}")
+
+    # -- matrix cores ------------------------------------------------------------------
+    def mfma(self, node: Any) -> None:
+        """``hip.mfma_*(a, b, c[, d])``: the private arrays as LLVM vectors into
+        ``llvm.amdgcn.mfma.*`` (the builtin's intrinsic), the result stored back; LLVM
+        then places the accumulator in AGPRs (gfx908/gfx90a) or the unified VGPR file
+        as it does for hipcc, which is what ``kernel.resources()`` counts."""
+        inst = mfma_instruction(self, node)
+        a, b, c = (self.mfma_operand(arg, t, n) for arg, t, n in zip(
+            node.args[:3], (inst.a_type, inst.b_type, inst.d_type),
+            (inst.a_per_lane, inst.b_per_lane, inst.d_per_lane), strict=True))
+        dty = _mfma_vector(inst.d_type, inst.d_per_lane)
+        fn = "llvm.amdgcn." + inst.builtin.removeprefix("__builtin_amdgcn_").replace("_", ".")
+        d = self.fb.call(dty, fn, [a, b, c, "i32 0", "i32 0", "i32 0"])
+        out = node.args[3] if len(node.args) == 4 else node.args[2]
+        info = self.arrays[out.id]
+        self.fb.emit(f"store {dty} {d.ref}, ptr addrspace({info.space}) {info.base}, align 4")
+
+    def mfma_operand(self, arg: Any, elem: str, count: int) -> str:
+        """One operand as the intrinsic's typed argument (``<4 x i16> %t7``)."""
+        want = _mfma_vector(elem, count)
+        if isinstance(arg, ast.Name) and arg.id in self.arrays:
+            info = self.arrays[arg.id]
+            mem = mem_type(info.dtype)
+            have = mem if count == 1 else f"<{count} x {mem}>"
+            v = self.fb.op(f"load {have}, ptr addrspace({info.space}) {info.base}, align 4", None)
+            if have == want or mem.startswith("i") and elem not in ("f16", "bf16"):
+                if have != want:  # int8 elements packed into one i32 / i64 register
+                    v = self.fb.op(f"bitcast {have} {v.ref} to {want}", None)
+                return f"{want} {v.ref}"
+            if elem == "bf16":  # float values rounded to bfloat16 (nearest, ties to even)
+                r = self.fb.op(f"fptrunc {have} {v.ref} to <{count} x bfloat>", None)
+                v = self.fb.op(f"bitcast <{count} x bfloat> {r.ref} to {want}", None)
+            else:  # f16 from float32 values, f32/f64 from another float width
+                op = "fptrunc" if size_of(info.dtype) * 8 > _BITS[elem] else "fpext"
+                v = self.fb.op(f"{op} {have} {v.ref} to {want}", None)
+            return f"{want} {v.ref}"
+        scalar = {"f32": types.float32, "f64": types.float64, "i32": types.int32}[elem]
+        v = self.convert(self.expr(arg), scalar)
+        if count == 1:
+            return f"{want} {v.ref}"
+        vec = "poison"  # a number for every element: C = 0.0 starts an accumulation
+        for i in range(count):
+            vec = self.fb.op(f"insertelement {want} {vec}, {ll_type(scalar)} {v.ref}, i32 {i}",
+                             None).ref
+        return f"{want} {vec}"
 
     # -- positions ---------------------------------------------------------------------
     def dim(self, head: str, axis: str) -> Value:
@@ -255,3 +318,17 @@ class Intrinsics:
             n = self.select(zero, const(0, unsigned), one)
         return self.convert(n, I32)
 
+
+
+_BITS = {"f16": 16, "f32": 32, "xf32": 32, "f64": 64}
+# One lane's operand of each element type as the LLVM intrinsic takes it (LLVM's
+# IntrinsicsAMDGPU.td): f16 as half vectors, bf16 as i16 vectors, int8 and fp8/bf8 packed
+# into one i32 / i64 register, one f32 or f64 element as a scalar.
+_ELEM = {"f32": "float", "xf32": "float", "f64": "double", "i32": "i32", "f16": "half",
+         "bf16": "i16"}
+
+
+def _mfma_vector(elem: str, count: int) -> str:
+    if elem in ("i8", "fp8", "bf8"):
+        return f"i{8 * count}"
+    return _ELEM[elem] if count == 1 else f"<{count} x {_ELEM[elem]}>"

@@ -97,7 +97,7 @@ def lower_kernel(pyfunc: Any, arg_types: tuple, spec: Any, *,
     Raises ``AmdgpuLoweringError`` naming the first construct not lowered yet.
     """
     kir = front_end(pyfunc, wave_size=spec.wave_size, arg_types=tuple(arg_types),
-                    passes=FRONT_PASSES)
+                    passes=FRONT_PASSES, target=spec.gfx_target)
     if not re.fullmatch(r"[A-Za-z_]\w*", kir.name, flags=re.ASCII):
         raise unsupported(kir, kir.func, f"the kernel name {kir.name!r} (not ASCII)",
                           instead="an ASCII name")

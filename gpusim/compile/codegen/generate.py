@@ -25,6 +25,7 @@ import re
 
 import numpy as np
 
+from gpusim.compile.codegen import mfma
 from gpusim.compile.codegen.cooperative import (
     COORDS,
     CooperativeWriter,
@@ -36,6 +37,7 @@ from gpusim.compile.codegen.instrument import instrument_for
 from gpusim.compile.codegen.region import Lines, RegionWriter
 from gpusim.compile.diagnostics import source_label
 from gpusim.compile.ir import (
+    MFMA_OPS,
     Barrier,
     Collective,
     DivergentIf,
@@ -76,6 +78,8 @@ class Generator:
     def __init__(self, kir: KernelIR):
         self.kir = kir
         self.used: set[str] = {"_ix"}
+        self.mfma_consts: list[str] = []  # layout tables of the kernel's MFMA statements
+        self.mfma_tags: dict[str, str] = {}  # instruction -> the tables' name prefix
         self.gen = ExprGen(kir, kir.wave_size, self.used)
         self.out = Lines()
         self.regions = RegionWriter(kir, self.gen, self.out)
@@ -142,6 +146,8 @@ class Generator:
         head.line(")")
         for text in self.instrument.imports():
             head.line(text)
+        if self.mfma_consts:
+            head.line(mfma.IMPORT)
         head.line()
         if kir.functions:  # numba's cache loses calls of recursive functions (passes/recursion.py)
             head.line('_jit = _kernel_jit(globals().get("_GPUSIM_REFERENCE", False), cache=False)')
@@ -151,6 +157,8 @@ class Generator:
         head.line("    from gpusim.compile.device.devicelib import _ix_python as _ix  # noqa: F811")
         for name, value in sorted(kir.constants.items()):
             head.line(f"{name} = {_constant(value)}")
+        for text in self.mfma_consts:
+            head.line(text)
         return head.text() + functions + "\n\n" + body + "\n\n" + run
 
     def kernel_function(self) -> str:
@@ -263,6 +271,14 @@ class Generator:
         mask, wave = (node.masks[-1] if node.masks else "_m0"), self.kir.wave_size
         if op == "syncwarp":
             self.comment(node.line, "wavefront barrier: the region above finished in every lane")
+            return
+        if op in MFMA_OPS:
+            self.comment(node.line, "matrix instruction over each whole wavefront")
+            operands = [mfma.operand_source(self.kir, o, self.operand(o)) for o in ops]
+            lines, consts = mfma.mfma_lines(self.kir, node, self.mfma_tags, operands, mask)
+            for text in lines:
+                self.out.line(text)
+            self.mfma_consts += consts
             return
         self.comment(node.line, f"wavefront collective {op} over the active lanes")
         res = f"{node.result}__s"

@@ -17,6 +17,7 @@ from gpusim.compile.device.devicelib import (
     KernelFaultError,
     kernel_jit,
 )
+from gpusim.compile.device.mfma import FAULT_WAVE
 
-__all__ = ["FAULT_ASSERT", "FAULT_BARRIER", "FAULT_BOUNDS", "FAULT_STOPPED",
+__all__ = ["FAULT_ASSERT", "FAULT_BARRIER", "FAULT_BOUNDS", "FAULT_STOPPED", "FAULT_WAVE",
            "KernelFaultError", "kernel_jit"]

@@ -48,6 +48,7 @@ from gpusim.compile.device.atomics import (  # noqa: F401 - names used by genera
     atomic_sub,
     atomic_xor,
 )
+from gpusim.compile.device.bf16 import bf16_bits  # noqa: F401 - generated code: hip.bf16
 from gpusim.compile.device.half import (  # noqa: F401 - names used by generated code
     f16_bits,
     f16_round,

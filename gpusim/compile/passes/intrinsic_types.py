@@ -17,6 +17,9 @@ from typing import Any
 
 from numba.core import types
 
+from gpusim.compile.ir import MFMA_OPS
+from gpusim.devices.mfma import ARCHS, MfmaError, MfmaInstruction, get_mfma
+
 RESULT = {
     "ballot": types.uint64, "ballot_sync": types.uint64, "activemask": types.uint64,
     "any": types.int32, "all": types.int32, "any_sync": types.int32, "all_sync": types.int32,
@@ -54,6 +57,8 @@ def intrinsic_type(typer: Any, node: Any) -> Any:
         return types.int64 if node.const == 1 else types.UniTuple(types.int64, node.const)
     if name.startswith("atomic."):
         return _atomic(typer, node)
+    if name in MFMA_OPS:
+        return mfma_type(typer, node)
     tys = [typer.expr(a) for a in args]
     base = base_name(name)
     if name.endswith("_sync") or (name == "syncwarp" and args):
@@ -125,3 +130,102 @@ def _atomic(typer: Any, node: Any) -> Any:
     if name in INT_ONLY and not isinstance(dt, types.Integer):
         raise typer.fail(node, f"hip.{name} needs an integer array, not {dt}")
     return dt
+
+
+def mfma_instruction(typer: Any, node: Any) -> MfmaInstruction:
+    """The instruction ``hip.<node.name>`` is on the kernel's target (gfx942 when the
+    kernel is compiled without a device, e.g. by ``front_end`` in a test)."""
+    target = typer.kir.target or "gfx942"
+    builtin = "__builtin_amdgcn_" + node.name
+    if target == "gfx908":
+        raise typer.fail(node, f"hip.{node.name}: gpusim models the MFMAs of gfx90a and gfx942; "
+                         "the MI100's (gfx908, CDNA1) are not in its tables",
+                         instead="run it on an MI300X or MI250X (gpusim.set_system)")
+    if target not in ARCHS:
+        raise typer.fail(node, f"hip.{node.name} is a matrix-core (MFMA) instruction, and this "
+                         f"device ({target}) has no MFMA units (MFMA is CDNA: gfx90a MI200, "
+                         "gfx942 MI300)", instead="run it on an MI300X or MI250X "
+                         "(gpusim.set_system), or write the product with VALU arithmetic")
+    try:
+        return get_mfma(target, builtin)
+    except MfmaError:
+        other = [a for a in ARCHS if a != target]
+        raise typer.fail(node, f"{builtin} does not exist on {target} (it is a "
+                         f"{', '.join(other)} instruction)", instead="one of this "
+                         "architecture's MFMAs: gpusim.devices.mfma.list_mfma"
+                         f"({target!r})") from None
+
+
+def mfma_type(typer: Any, node: Any) -> Any:
+    """``hip.mfma_*(a, b, acc)`` or ``(a, b, c, d)``: each operand checked; no value."""
+    inst = mfma_instruction(typer, node)
+    if inst.a_type == "xf32":
+        raise typer.fail(node, f"hip.{node.name} ({inst.name}) is not modelled: the internal "
+                         "precision of xf32 MFMAs is not in the public ISA guide",
+                         instead="an f32 MFMA of the same shape family (hip.mfma_f32_16x16x4f32"
+                         ", hip.mfma_f32_32x32x2f32)")
+    args = node.args
+    if len(args) not in (3, 4):
+        raise typer.fail(node, f"hip.{node.name} takes (a, b, acc) or (a, b, c, d), got "
+                         f"{len(args)} argument(s)", instead=f"hip.{node.name}(a, b, acc): "
+                         "acc becomes A @ B + acc")
+    want = {"a": (inst.a_per_lane, inst.a_type), "b": (inst.b_per_lane, inst.b_type),
+            "c": (inst.d_per_lane, inst.d_type), "d": (inst.d_per_lane, inst.d_type)}
+    roles = ("a", "b", "c", "d")[:len(args)]
+    for role, arg in zip(roles, args, strict=True):
+        written = role == "d" or (role == "c" and len(args) == 3)
+        _mfma_operand(typer, node, inst, arg, role, *want[role], written)
+    return types.none
+
+
+_DTYPE_HINT = {"f32": "np.float32", "xf32": "np.float32", "f64": "np.float64",
+               "f16": "np.float16", "bf16": "np.uint16", "i8": "np.int8", "i32": "np.int32",
+               "fp8": "np.uint8", "bf8": "np.uint8"}
+
+
+def _mfma_operand(typer: Any, node: Any, inst: MfmaInstruction, arg: Any, role: str,
+                  per_lane: int, elem: str, written: bool) -> None:
+    what = role.upper()
+    shape = f"hip.local.array({per_lane}, {_DTYPE_HINT[elem]})"
+    where = f"hip.{node.name} ({inst.name} on {inst.arch})"
+    decl = typer.kir.arrays.get(arg.id) if isinstance(arg, ast.Name) else None
+    if written and (decl is None or decl.space != "local"):
+        raise typer.fail(arg, f"the {what} operand of {where} receives this lane's "
+                         f"{per_lane} result element(s), so it must be a private array",
+                         instead=f"acc = {shape}, then hip.{node.name}(a, b, acc)")
+    if decl is not None:
+        name = typer.kir.user_name(arg.id)
+        if decl.space != "local" or len(decl.shape) != 1 or decl.shape[0] != per_lane:
+            raise typer.fail(arg, f"the {what} operand of {where} is {per_lane} {elem} "
+                             f"element(s) per lane; '{name}' is a {decl.space} array of "
+                             f"shape {decl.shape}", instead=shape)
+        if not _element_ok(elem, decl.dtype, role):
+            raise typer.fail(arg, f"the {what} operand of {where} holds {elem} elements; "
+                             f"'{name}' is {decl.dtype}", instead=shape)
+        return
+    ty = typer.expr(arg)
+    if not isinstance(ty, (types.Float, types.Integer)):
+        raise typer.fail(arg, f"the {what} operand of {where} must be a private array "
+                         f"(hip.local.array) or a number, not {ty}", instead=shape)
+    if per_lane != 1 and role in ("a", "b"):
+        raise typer.fail(arg, f"each lane holds {per_lane} {elem} elements of {what} for "
+                         f"{where}, so one number cannot be its operand", instead=shape)
+    if elem in ("fp8", "bf8") or (elem in ("i8", "i32") and not isinstance(ty, types.Integer)):
+        raise typer.fail(arg, f"the {what} operand of {where} holds {elem} values",
+                         instead=shape)
+
+
+def _element_ok(elem: str, dtype: Any, role: str) -> bool:
+    """Whether a private array of ``dtype`` holds operand elements of type ``elem``."""
+    kind, size = dtype.kind, dtype.itemsize
+    if role in ("c", "d"):  # the accumulator registers: exactly the result type
+        return str(dtype) == {"f32": "float32", "i32": "int32", "f64": "float64"}[elem]
+    if elem in ("f32", "xf32", "f64"):
+        return kind == "f"
+    if elem == "f16":
+        return kind == "f" and size in (2, 4)  # float16, or float32 values rounded
+    if elem == "bf16":
+        return (kind == "u" and size == 2) or (kind == "f" and size == 4)
+    if elem == "i8":
+        return kind in "iu" and size == 1
+    return kind == "u" and size == 1  # fp8 / bf8 bit patterns

@@ -74,7 +74,8 @@ def plan(kir: KernelIR) -> None:
     for node in walk_schedule(kir.schedule):
         if isinstance(node, (Barrier, Collective)):
             operands = node.operands if isinstance(node, Collective) else [node.pred]
-            spilled |= {a.id for a in operands if isinstance(a, ast.Name)} & divergent
+            spilled |= {a.id for a in operands if isinstance(a, ast.Name)
+                        and a.id not in kir.arrays} & divergent  # an MFMA's private arrays
             if node.result and node.result in divergent:
                 spilled.add(node.result)
     kir.remat = _recomputable(kir, spilled)

@@ -34,13 +34,21 @@ import ast
 from typing import Any
 
 from gpusim.compile.diagnostics import compile_error
-from gpusim.compile.ir import ArrayDecl, Intrinsic, KernelIR, is_array_decl, is_sync
+from gpusim.compile.ir import (
+    MFMA_OPS,
+    ArrayDecl,
+    Intrinsic,
+    KernelIR,
+    is_array_decl,
+    is_sync,
+)
 from gpusim.compile.lang import Overload
 from gpusim.compile.passes.inline import inline_call, load_device_function
 from gpusim.compile.passes.recursion import SeparateFunctions
 from gpusim.compile.passes.resolve import local_names
 
-_VOID_SYNC = ("syncthreads", "syncwarp", "sync_grid")
+# hip.mfma_*(a, b, acc) writes its result into a private array: a statement, like a barrier
+_VOID_SYNC = ("syncthreads", "syncwarp", "sync_grid", *MFMA_OPS)
 
 
 def _hoistable(node: ast.AST) -> bool:
@@ -90,6 +98,15 @@ class Normalizer:
         if isinstance(s, ast.Assign):
             if is_array_decl(s.value):
                 return self.declare(s)
+            target = s.targets[0]
+            if (len(s.targets) == 1 and isinstance(target, ast.Tuple)
+                    and isinstance(s.value, ast.Tuple)
+                    and len(target.elts) == len(s.value.elts)
+                    and all(is_array_decl(v) for v in s.value.elts)):
+                # `a, acc = FragA(), FragC()`: one declaration per name (a declaration
+                # reads no variable, so the order is free)
+                return self.block([_locate(ast.Assign(targets=[t], value=v), s)
+                                   for t, v in zip(target.elts, s.value.elts, strict=True)])
             value = self.expr(s.value, pre)
             s.targets = [self.target(t, pre) for t in s.targets]
             s.value = value
@@ -171,9 +188,11 @@ class Normalizer:
 
     # -- expressions ------------------------------------------------------------------
     def operand(self, node: ast.expr, pre: list[ast.stmt]) -> ast.expr:
-        """A collective's operand: a constant stays, anything else goes into a temporary."""
+        """A collective's operand: a constant stays, and a private array (an MFMA's
+        registers, read and written in place); anything else goes into a temporary."""
         node = self.expr(node, pre)
-        if isinstance(node, ast.Constant):
+        if isinstance(node, ast.Constant) or (
+                isinstance(node, ast.Name) and node.id in self.kir.arrays):
             return node
         tmp = self.kir.fresh("a")
         pre.append(self.assign(tmp, node, node))

@@ -37,7 +37,7 @@ import numba
 import numpy as np
 
 from gpusim.compile import lang
-from gpusim.compile.device import mathlib
+from gpusim.compile.device import bf16, mathlib
 from gpusim.compile.device.mathlib import MATH_EXTRAS
 from gpusim.compile.diagnostics import SourceFile, compile_error
 from gpusim.compile.ir import Cast, Intrinsic, MathCall
@@ -364,6 +364,9 @@ class _Resolver(ast.NodeTransformer):
         if name in ("shared.array", "local.array", "const.array_like", "grid", "gridsize"):
             return self.static_intrinsic(node, name, args)
         args = [self.visit(a) for a in args]
+        if name == "bf16":  # device/bf16.py: typed by numba (a uint16 passes through)
+            return _copy(MathCall(qualname="hip.bf16", func=bf16.bf16_bits, args=args,
+                                  impl="bf16_bits"), node)
         if name == "cbrt":  # numba.cuda's cuda.cbrt is math.cbrt
             return _copy(MathCall(qualname="math.cbrt", func=mathlib.math_cbrt, args=args,
                                   impl="math_cbrt"), node)
@@ -537,7 +540,7 @@ def resolve_function(fn: ast.FunctionDef, src: SourceFile, *, ns: dict[str, Any]
                      wave_size: int, kernel: str | None = None) -> FunctionUnit:
     """Resolve every name in ``fn`` against ``ns``; returns the rewritten function."""
     unit = FunctionUnit(fn=fn, src=src, params=[])
-    rewrite_grid_groups(fn, ns)  # cuda.cg.this_grid() / g.sync(), before names resolve
+    rewrite_grid_groups(fn, ns, wave_size)  # hip.cg / cuda.cg groups, before names resolve
     resolver = _Resolver(unit, ns, wave_size, kernel or fn.name)
     fn.args = resolver.visit(fn.args)
     fn.body = resolver.statements(fn.body)

@@ -47,8 +47,12 @@ KIND_UPDATE = 3  # a read-modify-write by a plain `a[i] op= v`
 THREAD_BITS, SITE_KIND_BITS = 10, 16  # a workgroup has at most 1024 threads
 MAX_SITES = (1 << SITE_KIND_BITS) // 4
 RI_SHIFT = THREAD_BITS + SITE_KIND_BITS
-COUNTERS = ("valu", "branch", "flops", "salu", "smem", "fma")  # rows of tr[3]
-PER_LANE = (2, 5)  # FLOPs and FMAs count every lane; the others a wave's busiest lane
+# rows of tr[3]; mfma: matrix instructions, mfma_cycles: the matrix core's busy cycles,
+# mfma_flops: their FLOPs, a 64th of an instruction's per lane (count_mfma)
+COUNTERS = ("valu", "branch", "flops", "salu", "smem", "fma", "mfma", "mfma_cycles",
+            "mfma_flops")
+PER_LANE = (2, 5, 8)  # FLOPs, FMAs and MFMA FLOPs count every lane; the others a wave's
+# busiest lane
 
 
 def record_python(tr: tuple, sk: int, t: int, addr: int) -> None:
@@ -194,7 +198,7 @@ def _fold(tr, wg, wave_size):
     waves = (nt + wave_size - 1) // wave_size
     for k in range(c.shape[0]):
         total = 0
-        if k == 2 or k == 5:  # FLOPs, FMAs (PER_LANE)
+        if k == 2 or k == 5 or k == 8:  # FLOPs, FMAs, MFMA FLOPs (PER_LANE)
             for t in range(nt):
                 total += c[k, t]
         else:
@@ -233,8 +237,19 @@ def buffers(capacity: int, threads: int, n_args: int, workgroups: int = 1
     """Fresh trace buffers (the ``tr`` tuple above) for ``capacity`` events.
 
     >>> [a.shape for a in buffers(1024, 256, 3, workgroups=8)]
-    [(1024,), (1024,), (4,), (6, 257), (3,), (9,), (8, 6)]
+    [(1024,), (1024,), (4,), (9, 257), (3,), (9,), (8, 9)]
     """
     return (np.empty(capacity, np.int64), np.empty(capacity, np.int64), np.zeros(4, np.int64),
             np.zeros((len(COUNTERS), threads + 1), np.int64), np.zeros(n_args, np.int64),
             np.zeros(workgroups + 1, np.int64), np.zeros((workgroups, len(COUNTERS)), np.int64))
+
+
+@register_jitable
+def count_mfma(tr, mask, nt, cycles, flops_per_lane):
+    """An MFMA statement ran: each active lane counts the instruction, the matrix core's
+    cycles (a wave's count is its busiest lane's) and its share of the FLOPs."""
+    for t in range(nt):
+        if mask[t]:
+            tr[3][6, t] += 1
+            tr[3][7, t] += cycles
+            tr[3][8, t] += flops_per_lane

@@ -47,7 +47,8 @@ from numba.core import types as nbtypes
 from numba.np.numpy_support import as_dtype
 
 from gpusim.compile.codegen.instrument import Instrument
-from gpusim.compile.ir import KernelIR, Region
+from gpusim.compile.codegen.mfma import instruction as mfma_instruction
+from gpusim.compile.ir import MFMA_OPS, Collective, KernelIR, Region
 from gpusim.compile.trace import events as tracelib
 from gpusim.compile.trace.costs import Cost, block_cost, loop_iteration_cost, unrolled
 from gpusim.errors import KernelCompileError
@@ -145,6 +146,12 @@ class TraceInstrument(Instrument):
     def after(self, node: Any, out: Any) -> None:
         if isinstance(node, Region):
             self.threads = False
+        elif isinstance(node, Collective) and node.op in MFMA_OPS:
+            inst = mfma_instruction(self.kir, node)
+            mask = node.masks[-1] if node.masks else "_m0"  # an MFMA always has _m0 (split)
+            self.helpers.add("count_mfma")
+            out.line(f"_count_mfma(_tr, {mask}, _nt, {inst.cycles}, {inst.flops // 64})"
+                     "  # trace: matrix-core work")
 
     def index(self, gen: Any, array: str, checked: list[ast.expr], bounds: list[ast.expr],
               site: int, space: str) -> ast.expr | None:

@@ -1,33 +1,39 @@
 """Lab 02 (wavefronts and LDS): a shuffle reduction that starts at the wavefront's size;
-stream compaction with one atomic per wavefront. Both run on the wave64 MI300X and on the
-wave32 RX 7900 XTX: code that types the wavefront size in is right on one only."""
+stream compaction with one atomic per wavefront; subtracting the mean with one
+cooperative launch (cooperative groups: tiles and a grid sync). All run on the wave64
+MI300X and on the wave32 RX 7900 XTX: code that types the wavefront size in is right on
+one only."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+import gpusim
 from gpusim import hip
 from gpusim.course.expect import expect_array, expect_true
 from gpusim.course.measure import checked, lanes_per_element, on_device, profiled
 from gpusim.course.registry import NotYet, describe_error, exercise
 from gpusim.devices import get_spec
-from gpusim.errors import HipError
+from gpusim.errors import HipError, KernelCompileError, SanitizerError, hipError_t
 
 WAVE32 = "rx7900xtx"
 
 
-def _on_wave32(run, what: str) -> None:
+def _on_wave32(run, what: str, advice: str = "") -> None:
     """``run()`` (which checks the values) again on the wave32 GPU; a wrong value there
-    means the kernel assumes 64 lanes."""
+    (or a kernel that does not compile for it) means the kernel assumes 64 lanes.
+    ``advice`` replaces the default last sentence, "{what} must come from hip.warpsize"."""
     name = get_spec(WAVE32).name
     try:
         with on_device(WAVE32):
             run(32)
-    except (NotYet, HipError) as wrong:
+    except (NotYet, HipError, KernelCompileError) as wrong:
         said = " ".join(wrong.lines) if isinstance(wrong, NotYet) else describe_error(wrong)
         raise NotYet(f"Right on the wave64 MI300X, but wrong on the wave32 {name}: "
                      f"{said} The kernel assumes a 64-wide wavefront: "
-                     f"{what} must come from hip.warpsize.") from None
+                     f"{advice or what + ' must come from hip.warpsize.'}") from None
 
 
 @exercise("02.1", "wavefront sums with shuffles", hints=[
@@ -143,3 +149,115 @@ def compaction(kernel) -> str:
     _on_wave32(run, "the lane number, the masks and the wavefront's size")
     return f"All {want.size:,} positive values kept, with {atomics:.0f} atomics for {waves} " \
            "wavefronts (and right on a wave32 GPU)."
+
+
+# ---- 02.3 one cooperative launch
+
+_GRID_SYNC = ("grid.sync() (grid = hip.cg.this_grid()) must come after a block writes its "
+              "partial sum and before any block reads the partial sums.")
+_TILE_SLOTS = ("Each tile's sum needs its own LDS slot: written by the tile's first thread "
+               "(tile.thread_rank() == 0) at tile.meta_group_rank(), read after block.sync(), "
+               "as many slots as tiles (tile.meta_group_size()). hip.laneid and counts like "
+               "threadIdx.x // 32 assume 32 lanes, and an MI300X wavefront has 64.")
+
+
+def _centering_input(n: int) -> np.ndarray:
+    return np.random.default_rng(n).normal(3.0, 1.0, n).astype(np.float32)
+
+
+def _mean_mistake(x: np.ndarray, used: float, block: int) -> str:
+    """Why ``used`` was subtracted instead of the mean: the total not divided, or a total
+    of only some elements (grid-stride loops give element i to thread i % threads, a
+    multiple of the block and of the wavefront)."""
+    if np.isclose(used, x.sum(dtype=np.float64), rtol=1e-3):
+        return "That is the sum of all elements: divide it by x.size."
+    total = used * x.size
+    index = np.arange(x.size)
+    if np.isclose(total, x[index % 64 < 32].sum(dtype=np.float64), rtol=1e-3):
+        return ("That is the sum of lanes 0-31 of every 64 only: the reduction assumes "
+                "32-lane wavefronts, and an MI300X wavefront has 64.")
+    for first in (4, 8, 16, 32, 64, 128):
+        if first < block and np.isclose(total, x[index % block < first].sum(dtype=np.float64),
+                                        rtol=1e-3):
+            return (f"That is the sum of the first {first} threads of each block only: were "
+                    "the other tiles' slots read before block.sync(), or never added?")
+    return "Was every block's partial sum added, and the total divided by x.size?"
+
+
+def _expect_centered(x: np.ndarray, got: np.ndarray, block: int,
+                     threads: int | None = None) -> None:
+    """``got`` must be ``x - mean(x)``; a constant offset names the mean that was used
+    (``block``: threads per block; ``threads``: of the whole launch, if known)."""
+    want = x - x.mean(dtype=np.float64)
+    written = ~np.isnan(got)
+    if threads is not None and not written.all() and not written[threads:].any():
+        raise NotYet(f"out[{threads:,}] and the elements after it were never written: the "
+                     f"launch has {threads:,} threads for {x.size:,} elements. Let each "
+                     "thread handle several: for i in range(grid.thread_rank(), x.size, "
+                     "grid.size()).")
+    used = np.median((x - got)[written]) if written.any() else np.nan
+    if written.all() and not np.isclose(used, x.mean(dtype=np.float64), rtol=1e-4):
+        why = "Nothing was subtracted: is the mean computed and used?" if abs(used) < 1e-3 \
+            else _mean_mistake(x, used, block)
+        raise NotYet(f"out is x minus {used:.6g}, but the mean of x is "
+                     f"{x.mean(dtype=np.float64):.6g}. {why}")
+    expect_array("out", got, want, rtol=0.0, atol=2e-4, unset=np.nan)
+
+
+@exercise("02.3", "one cooperative launch", hints=[
+    "Every block must have written its partial sum before any block reads them: put "
+    "grid.sync() (grid = hip.cg.this_grid()) between the two.",
+    "A kernel with grid.sync() may have only as many blocks as are on the GPU at once: one "
+    "per CU (hip.hipGetDeviceProperties().multiProcessorCount) always fits. Then each "
+    "thread loops: for i in range(grid.thread_rank(), x.size, grid.size()).",
+    "Phase 1 is grid_total's. After grid.sync() every thread adds up all of partial, "
+    "divides by x.size and subtracts that mean from each of its elements.",
+])
+def cooperative_center(center_on_gpu) -> list[str]:
+    """Calls ``center_on_gpu(d_x, d_out)`` on 3,000 elements on the checked path (races
+    between blocks, LDS), counting its launches; on 1,048,576 elements (more than fit at
+    once with a thread each); then on the wave32 RX 7900 XTX. ``out`` against NumPy's
+    ``x - x.mean()``."""
+    def run(n: int) -> tuple[np.ndarray, np.ndarray]:
+        x = _centering_input(n)
+        out = hip.to_device(np.full(n, np.nan, np.float32))
+        center_on_gpu(hip.to_device(x), out)
+        hip.hipDeviceSynchronize()
+        return x, out.copy_to_host()
+
+    small: list[tuple[np.ndarray, np.ndarray]] = []
+    try:
+        with gpusim.profile() as prof:
+            checked(lambda: small.append(run(3000)))
+    except SanitizerError as err:
+        kinds = {f.kind for f in err.findings}
+        raise NotYet(describe_error(err), _GRID_SYNC if "global race" in kinds
+                     else _TILE_SLOTS) from None
+    names = [k.name for k in prof.kernels]
+    expect_true(len(names) == 1, f"{len(names)} kernel launches ({', '.join(names)}) for "
+                "3,000 elements: the exercise asks for one cooperative launch, whose "
+                "grid.sync() does what the end of a kernel did.")
+    (k,) = prof.kernels
+    expect_true(k.breakdown.get("grid_syncs", 0) > 0, "The kernel has no grid sync, so its "
+                "blocks never wait for each other: " + _GRID_SYNC)
+    _expect_centered(*small[0], block=math.prod(k.block))
+    big = 1 << 20
+    try:
+        with gpusim.profile() as prof:
+            x, got = run(big)
+    except HipError as err:
+        if err.code != hipError_t.hipErrorCooperativeLaunchTooLarge:
+            raise
+        raise NotYet(describe_error(err), "A kernel with a grid sync may have only as many "
+                     "blocks as the GPU holds at once; launch fewer (one per CU always fits) "
+                     "and let each thread handle several elements.") from None
+    (k,) = prof.kernels
+    blocks, threads = math.prod(k.grid), math.prod(k.block)
+    _expect_centered(x, got, threads, threads=blocks * threads)
+    _on_wave32(lambda wave: _expect_centered(*run(3000), block=threads), "", advice=(
+        "a tile must fit in one wavefront (at most hip.warpsize threads; 32 fits every AMD "
+        "GPU), and tile counts and LDS slots must come from the tile (tile.meta_group_rank(), "
+        "tile.meta_group_size())."))
+    return [f"out = x - mean(x) is right for 3,000 and {big:,} elements with one cooperative "
+            f"launch of {blocks:,} blocks of {threads} threads,",
+            "and on the wave32 RX 7900 XTX too."]

@@ -7,6 +7,8 @@
     launch.py       posting, grouping and matching collective calls; planning them
     p2p.py          Send/Recv pairing, in one process and across MPI processes
     timeline.py     a matched operation on each rank's stream, and its CollectiveRecord
+    captured.py     the same when the streams are captured into HIP graphs: a part per
+                    rank, met again at every graph launch
     layout.py       channels, loops and chunks as RCCL's kernels cut a buffer
     algorithms.py   ring / tree / point-to-point, chunk by chunk (RCCL's order of sums)
     reduce.py       the reduction operators in each data type (bf16, FP8, avg)

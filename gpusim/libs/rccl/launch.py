@@ -14,10 +14,11 @@ rank's stream with its record (timeline.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from gpusim.libs.rccl import algorithms, group, model, mpi, p2p, timeline
+from gpusim.libs.rccl import algorithms, captured, group, model, mpi, p2p, timeline
 from gpusim.libs.rccl.comm import Clique, ncclComm
 from gpusim.libs.rccl.enums import NcclError, ncclDataType_t, ncclRedOp_t, ncclResult_t
 from gpusim.libs.rccl.reduce import Reducer
@@ -70,6 +71,7 @@ def post(call: Call) -> None:
 
 
 def submit(calls: list[Call]) -> None:
+    _check_capture(calls)
     errors = []
     for call in calls:
         clique = call.comm.clique
@@ -86,6 +88,29 @@ def submit(calls: list[Call]) -> None:
         errors.append(exc)
     if errors:
         raise errors[0]
+
+
+def _check_capture(calls: list[Call]) -> None:
+    """NCCL's rule for one communicator's calls in a group: their streams are all
+    uncaptured or all captured by the same graph (src/enqueue.cc). Different ranks may
+    differ (captured.py). Capture across MPI processes is not modeled."""
+    seen: dict[int, tuple[Any, Call]] = {}
+    for call in calls:
+        cap = captured.capture_of(call.stream)
+        if cap is not None and call.comm.clique.mpi is not None:
+            raise NcclError(ncclResult_t.ncclInvalidUsage,
+                            f"nccl{call.collective}: rank {call.comm.rank}'s stream is being "
+                            "captured, but its communicator spans MPI processes: the "
+                            "emulator swaps the ranks' data between processes at the call, "
+                            "so it cannot record it into a graph. Call it uncaptured")
+        first = seen.setdefault(id(call.comm), (cap, call))
+        if first[0] is not cap:
+            raise NcclError(ncclResult_t.ncclInvalidUsage,
+                            "Streams given to a communicator within a NCCL group must either "
+                            f"be all uncaptured or all captured by the same graph: rank "
+                            f"{call.comm.rank}'s nccl{first[1].collective} on "
+                            f"{first[1].stream!r} and nccl{call.collective} on "
+                            f"{call.stream!r}")
 
 
 def _try_launch(clique: Clique) -> None:

@@ -37,6 +37,12 @@ from gpusim.runtime.topology import link_between
 # GPU's kernel dispatch, gpusim.timing.costs.KERNEL_LAUNCH_S = 3 us, and the kernel
 # reading its work from host memory), and the per-step latency of one Simple hop (flag
 # handshake over xGMI + step synchronisation, about a microsecond).
+# LAUNCH_S is the device part of a call's fixed cost: a HIP graph keeps it. The host part
+# is each rank's kernel being queued (the scheduler's ISSUE_SECONDS, timeline.py), which a
+# graph launch replaces by GRAPH_NODE_S per node. The ROCm blog's graph run (8 x MI300X,
+# 6-7.6 us per small captured all-reduce against 16.6 us) puts ~10 us on the host and
+# ~6 us on the GPU; this model's device part is 16.2 us at 8 B (docs/graphs.md says why
+# it is kept).
 LAUNCH_S = 5e-6
 HOP_S = 1e-6
 # Protocols (RCCL src/include/device.h). Simple moves a step's data at the link's full

@@ -1,7 +1,9 @@
 """Lab 02 (wavefronts and LDS): 02.1 the student's ``wave_sums(x, sums)`` (a shuffle
 reduction per wavefront, launched [2, 256]); 02.2 ``compact(x, out, count)`` (keep the
-positive values, one atomic per wavefront, launched [16, 256]). The checks also run them on
-the wave32 RX 7900 XTX: the lab asks for code that works for any wavefront size."""
+positive values, one atomic per wavefront, launched [16, 256]); 02.3 ``center_on_gpu(d_x,
+d_out)`` (subtract the mean with one cooperative launch: block sums with tiles, a grid
+sync, the mean). The checks also run them on the wave32 RX 7900 XTX: the lab asks for
+code that works for any wavefront size."""
 
 from __future__ import annotations
 
@@ -252,6 +254,386 @@ def compact_all_bits(x, out, count):  # slot = popc of the whole ballot: one slo
         out[base + hip.popc(votes) - 1] = x[i]
 
 
+# ---- 02.3 one cooperative launch: out = x - mean(x)
+# Each answer is a kernel and the host function the student passes (``center_on_gpu``).
+
+BLOCK = 256
+
+
+@hip.jit(device=True)
+def tile_block_sum(v, slots):  # the lab's block_sum_of, with tiles of 32 and shfl_down
+    block = hip.cg.this_thread_block()
+    tile = hip.cg.tiled_partition(block, 32)
+    offset = tile.size() // 2
+    while offset > 0:
+        v += tile.shfl_down(v, offset)
+        offset //= 2
+    if tile.thread_rank() == 0:
+        slots[tile.meta_group_rank()] = v
+    block.sync()
+    if block.thread_rank() == 0:
+        for k in range(1, tile.meta_group_size()):
+            v += slots[k]
+    return v
+
+
+def launch_per_cu(kernel, per_cu=1):
+    """A host function launching ``kernel(x, partial, out)`` with ``per_cu`` blocks per CU
+    (at most one thread per element)."""
+    def center_on_gpu(d_x, d_out):
+        cus = hip.hipGetDeviceProperties().multiProcessorCount
+        blocks = min(per_cu * cus, (d_x.size + BLOCK - 1) // BLOCK)
+        kernel[blocks, BLOCK](d_x, hip.device_array(blocks, np.float32), d_out)
+    return center_on_gpu
+
+
+def launch_per_element(kernel):
+    """The starter's launch: one thread per element, whatever the size."""
+    def center_on_gpu(d_x, d_out):
+        blocks = (d_x.size + BLOCK - 1) // BLOCK
+        kernel[blocks, BLOCK](d_x, hip.device_array(blocks, np.float32), d_out)
+    return center_on_gpu
+
+
+@hip.jit
+def center_xor16(x, partial, out):  # tiles of 16 summed by shfl_xor, slots for 16 tiles
+    g = hip.cg.this_grid()
+    b = hip.cg.this_thread_block()
+    t = hip.cg.tiled_partition(b, 16)
+    slots = hip.shared.array(16, np.float32)
+    v = np.float32(0)
+    for i in range(g.thread_rank(), x.size, g.size()):
+        v += x[i]
+    mask = 8
+    while mask > 0:
+        v += t.shfl_xor(v, mask)
+        mask //= 2
+    if t.thread_rank() == 0:
+        slots[t.meta_group_rank()] = v
+    b.sync()
+    if b.thread_rank() == 0:
+        s = np.float32(0)
+        for k in range(t.meta_group_size()):
+            s += slots[k]
+        partial[hip.blockIdx.x] = s
+    g.sync()
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    for i in range(g.thread_rank(), x.size, g.size()):
+        out[i] = x[i] - total / x.size
+
+
+@hip.jit
+def center_wave_tiles(x, partial, out):  # tiles as wide as the wavefront, float64 sums
+    grid = hip.cg.this_grid()
+    block = hip.cg.this_thread_block()
+    tile = hip.cg.tiled_partition(block, hip.warpsize)
+    slots = hip.shared.array(BLOCK // 32, np.float64)  # room for 32-lane tiles too
+    v = 0.0
+    i = grid.thread_rank()
+    while i < x.size:
+        v += x[i]
+        i += grid.size()
+    d = tile.size() // 2
+    while d >= 1:
+        v += tile.shfl_down(v, d)
+        d //= 2
+    if tile.thread_rank() == 0:
+        slots[tile.meta_group_rank()] = v
+    block.sync()
+    if block.thread_rank() == 0:
+        s = 0.0
+        for k in range(tile.meta_group_size()):
+            s += slots[k]
+        partial[hip.blockIdx.x] = s
+    grid.sync()
+    mean = 0.0
+    for j in range(hip.gridDim.x):
+        mean += partial[j]
+    mean /= x.size
+    i = grid.thread_rank()
+    while i < x.size:
+        out[i] = x[i] - mean
+        i += grid.size()
+
+
+@hip.jit
+def center_blocked(x, partial, out):  # no grid-stride loop: a contiguous range per block
+    grid = hip.cg.this_grid()
+    slots = hip.shared.array(8, np.float32)
+    per_block = (x.size + hip.gridDim.x - 1) // hip.gridDim.x
+    start = hip.blockIdx.x * per_block
+    stop = min(start + per_block, x.size)
+    v = np.float32(0)
+    for i in range(start + hip.threadIdx.x, stop, hip.blockDim.x):
+        v += x[i]
+    v = tile_block_sum(v, slots)
+    if hip.threadIdx.x == 0:
+        partial[hip.blockIdx.x] = v
+    grid.sync()
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    for i in range(start + hip.threadIdx.x, stop, hip.blockDim.x):
+        out[i] = x[i] - total / x.size
+
+
+@hip.jit
+def center_atomic(x, total, out):  # tile sums added atomically into one total
+    grid = hip.cg.this_grid()
+    tile = hip.cg.tiled_partition(hip.cg.this_thread_block(), 32)
+    v = np.float32(0)
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        v += x[i]
+    for d in (16, 8, 4, 2, 1):
+        v += tile.shfl_down(v, d)
+    if tile.thread_rank() == 0:
+        hip.atomic.add(total, 0, v)
+    grid.sync()
+    mean = total[0] / x.size
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        out[i] = x[i] - mean
+
+
+def center_atomic_on_gpu(d_x, d_out):
+    total = hip.to_device(np.zeros(1, np.float32))
+    blocks = 2 * hip.hipGetDeviceProperties().multiProcessorCount
+    center_atomic[blocks, BLOCK](d_x, total, d_out)
+
+
+@hip.jit
+def center_two_syncs(x, partial, out):  # block 0 turns the partials into the mean
+    grid = hip.cg.this_grid()
+    slots = hip.shared.array(8, np.float32)
+    v = np.float32(0)
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        v += x[i]
+    v = tile_block_sum(v, slots)
+    if hip.threadIdx.x == 0:
+        partial[hip.blockIdx.x] = v
+    grid.sync()
+    if grid.thread_rank() == 0:
+        s = np.float32(0)
+        for j in range(partial.size):
+            s += partial[j]
+        partial[0] = s / x.size
+    grid.sync()
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        out[i] = x[i] - partial[0]
+
+
+@hip.jit
+def center_no_sync(x, partial, out):  # the starter: no grid sync
+    grid = hip.cg.this_grid()
+    slots = hip.shared.array(8, np.float32)
+    i = grid.thread_rank()
+    v = tile_block_sum(x[i] if i < x.size else np.float32(0), slots)
+    if hip.threadIdx.x == 0:
+        partial[hip.blockIdx.x] = v
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    if i < x.size:
+        out[i] = x[i] - total / x.size
+
+
+@hip.jit
+def center_sync_late(x, partial, out):  # the partials read before the grid sync
+    grid = hip.cg.this_grid()
+    slots = hip.shared.array(8, np.float32)
+    v = np.float32(0)
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        v += x[i]
+    v = tile_block_sum(v, slots)
+    if hip.threadIdx.x == 0:
+        partial[hip.blockIdx.x] = v
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    grid.sync()
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        out[i] = x[i] - total / x.size
+
+
+@hip.jit
+def center_per_element(x, partial, out):  # a grid sync, but a thread per element
+    grid = hip.cg.this_grid()
+    slots = hip.shared.array(8, np.float32)
+    i = grid.thread_rank()
+    v = tile_block_sum(x[i] if i < x.size else np.float32(0), slots)
+    if hip.threadIdx.x == 0:
+        partial[hip.blockIdx.x] = v
+    grid.sync()
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    if i < x.size:
+        out[i] = x[i] - total / x.size
+
+
+@hip.jit
+def block_partials(x, partial):  # two launches: the sums ...
+    slots = hip.shared.array(8, np.float32)
+    i = hip.grid(1)
+    v = tile_block_sum(x[i] if i < x.size else np.float32(0), slots)
+    if hip.threadIdx.x == 0:
+        partial[hip.blockIdx.x] = v
+
+
+@hip.jit
+def subtract_mean(x, partial, out):  # ... then the mean, in a second kernel
+    i = hip.grid(1)
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    if i < x.size:
+        out[i] = x[i] - total / x.size
+
+
+def center_two_launches(d_x, d_out):
+    blocks = (d_x.size + BLOCK - 1) // BLOCK
+    partial = hip.device_array(blocks, np.float32)
+    block_partials[blocks, BLOCK](d_x, partial)
+    subtract_mean[blocks, BLOCK](d_x, partial, d_out)
+
+
+@hip.jit
+def center_tile64(x, partial, out):  # tiles of 64: a wave64-only kernel
+    grid = hip.cg.this_grid()
+    block = hip.cg.this_thread_block()
+    tile = hip.cg.tiled_partition(block, 64)
+    slots = hip.shared.array(4, np.float32)
+    v = np.float32(0)
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        v += x[i]
+    for d in (32, 16, 8, 4, 2, 1):
+        v += tile.shfl_down(v, d)
+    if tile.thread_rank() == 0:
+        slots[tile.meta_group_rank()] = v
+    block.sync()
+    if block.thread_rank() == 0:
+        partial[hip.blockIdx.x] = slots[0] + slots[1] + slots[2] + slots[3]
+    grid.sync()
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        out[i] = x[i] - total / x.size
+
+
+@hip.jit
+def center_laneid_leader(x, partial, out):  # tiles of 32, but lane 0 of the wave writes
+    grid = hip.cg.this_grid()
+    block = hip.cg.this_thread_block()
+    tile = hip.cg.tiled_partition(block, 32)
+    slots = hip.shared.array(8, np.float32)
+    v = np.float32(0)
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        v += x[i]
+    for d in (16, 8, 4, 2, 1):
+        v += tile.shfl_down(v, d)
+    if hip.laneid == 0:
+        slots[tile.meta_group_rank()] = v
+    block.sync()
+    if block.thread_rank() == 0:
+        s = np.float32(0)
+        for k in range(tile.meta_group_size()):
+            s += slots[k]
+        partial[hip.blockIdx.x] = s
+    grid.sync()
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        out[i] = x[i] - total / x.size
+
+
+@hip.jit
+def center_32_slots(x, partial, out):  # wave-wide tiles, but slots counted for 32 lanes
+    grid = hip.cg.this_grid()
+    block = hip.cg.this_thread_block()
+    tile = hip.cg.tiled_partition(block, hip.warpsize)
+    slots = hip.shared.array(BLOCK // 32, np.float32)
+    v = np.float32(0)
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        v += x[i]
+    d = tile.size() // 2
+    while d > 0:
+        v += tile.shfl_down(v, d)
+        d //= 2
+    if tile.thread_rank() == 0:
+        slots[tile.meta_group_rank()] = v
+    block.sync()
+    if block.thread_rank() == 0:
+        s = np.float32(0)
+        for k in range(BLOCK // 32):
+            s += slots[k]
+        partial[hip.blockIdx.x] = s
+    grid.sync()
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        out[i] = x[i] - total / x.size
+
+
+@hip.jit
+def center_no_block_sync(x, partial, out):  # thread 0 reads the slots without block.sync()
+    grid = hip.cg.this_grid()
+    block = hip.cg.this_thread_block()
+    tile = hip.cg.tiled_partition(block, 32)
+    slots = hip.shared.array(8, np.float32)
+    v = np.float32(0)
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        v += x[i]
+    for d in (16, 8, 4, 2, 1):
+        v += tile.shfl_down(v, d)
+    if tile.thread_rank() == 0:
+        slots[tile.meta_group_rank()] = v
+    if block.thread_rank() == 0:
+        s = np.float32(0)
+        for k in range(tile.meta_group_size()):
+            s += slots[k]
+        partial[hip.blockIdx.x] = s
+    grid.sync()
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        out[i] = x[i] - total / x.size
+
+
+@hip.jit
+def center_sum_not_mean(x, partial, out):  # subtracts the total, not the mean
+    grid = hip.cg.this_grid()
+    slots = hip.shared.array(8, np.float32)
+    v = np.float32(0)
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        v += x[i]
+    v = tile_block_sum(v, slots)
+    if hip.threadIdx.x == 0:
+        partial[hip.blockIdx.x] = v
+    grid.sync()
+    total = np.float32(0)
+    for j in range(partial.size):
+        total += partial[j]
+    for i in range(grid.thread_rank(), x.size, grid.size()):
+        out[i] = x[i] - total
+
+
+@hip.jit
+def center_own_block(x, partial, out):  # each block subtracts its own mean: no waiting
+    slots = hip.shared.array(8, np.float32)
+    i = hip.grid(1)
+    v = tile_block_sum(x[i] if i < x.size else np.float32(0), slots)
+    if hip.threadIdx.x == 0:
+        partial[hip.blockIdx.x] = v
+    hip.syncthreads()
+    if i < x.size:
+        out[i] = x[i] - partial[hip.blockIdx.x] / hip.blockDim.x
+
+
 ANSWERS = [
     right("02.1", "shifts and threadIdx % warpsize", lambda: (sums_shift,)),
     right("02.1", "xor butterfly", lambda: (sums_xor,)),
@@ -279,4 +661,43 @@ ANSWERS = [
           lambda: (compact_lane_mod_64,)),
     wrong("02.2", "whole ballot as slot", ["never written", "same slot"],
           lambda: (compact_all_bits,)),
+    right("02.3", "tiles of 16, shfl_xor", lambda: (launch_per_cu(center_xor16),)),
+    right("02.3", "wavefront-wide tiles, float64, while loops",
+          lambda: (launch_per_cu(center_wave_tiles, 2),)),
+    right("02.3", "a contiguous range per block, no grid-stride loop",
+          lambda: (launch_per_cu(center_blocked),)),
+    right("02.3", "an atomic total", lambda: (center_atomic_on_gpu,)),
+    right("02.3", "two grid syncs, block 0 makes the mean",
+          lambda: (launch_per_cu(center_two_syncs, 4),)),
+    wrong("02.3", "starter: no grid sync", ["global race on partial", "grid.sync()"],
+          lambda: (launch_per_element(center_no_sync),)),
+    wrong("02.3", "partials read before the grid sync",
+          ["global race on partial", "before any block reads"],
+          lambda: (launch_per_cu(center_sync_late),)),
+    wrong("02.3", "two launches", ["2 kernel launches", "one cooperative launch"],
+          lambda: (center_two_launches,)),
+    wrong("02.3", "a thread per element: too many blocks",
+          ["hipErrorCooperativeLaunchTooLarge", "one per CU always fits"],
+          lambda: (launch_per_element(center_per_element),)),
+    wrong("02.3", "a block per CU but no loop", ["never written", "handle several"],
+          lambda: (launch_per_cu(center_per_element),)),
+    wrong("02.3", "tiles of 64", ["wave32", "a tile of 64 threads is larger than a wavefront"],
+          lambda: (launch_per_cu(center_tile64),)),
+    wrong("02.3", "lane 0 of the wavefront writes a tile's slot",
+          ["lanes 0-31 of every 64", "assumes 32-lane wavefronts"],
+          lambda: (launch_per_cu(center_laneid_leader),)),
+    wrong("02.3", "slots counted for 32-lane tiles",
+          ["uninitialised LDS read on slots", "tile.meta_group_size()"],
+          lambda: (launch_per_cu(center_32_slots),),
+          misjudged="accepted: the slots past the wave64 tiles are never written, but the "
+          "emulator's LDS starts zeroed and the sanitizer does not shadow LDS in cooperative "
+          "kernels (compile/sanitize/instrument.py), so the sums come out right"),
+    wrong("02.3", "no block.sync() before reading the slots",
+          ["first 32 threads of each block", "block.sync()"],
+          lambda: (launch_per_cu(center_no_block_sync),)),
+    wrong("02.3", "the total subtracted, not the mean",
+          ["the mean of x is", "the sum of all elements"],
+          lambda: (launch_per_cu(center_sum_not_mean),)),
+    wrong("02.3", "each block its own mean", ["no grid sync"],
+          lambda: (launch_per_element(center_own_block),)),
 ]

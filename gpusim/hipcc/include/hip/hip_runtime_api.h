@@ -216,6 +216,75 @@ struct hipMemPoolProps {
 typedef void (*hipHostFn_t)(void* userData);
 typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void* userData);
 
+// ---- graphs and stream capture: handle types, enums and parameter structs with the
+// names, values and field order of ROCm's hip_runtime_api.h (ROCm/HIP, HIP graph API)
+typedef struct ihipGraph* hipGraph_t;
+typedef struct hipGraphNode* hipGraphNode_t;
+typedef struct hipGraphExec* hipGraphExec_t;
+enum hipGraphNodeType {
+  hipGraphNodeTypeKernel = 0, hipGraphNodeTypeMemcpy = 1, hipGraphNodeTypeMemset = 2,
+  hipGraphNodeTypeHost = 3, hipGraphNodeTypeGraph = 4, hipGraphNodeTypeEmpty = 5,
+  hipGraphNodeTypeWaitEvent = 6, hipGraphNodeTypeEventRecord = 7,
+  hipGraphNodeTypeExtSemaphoreSignal = 8, hipGraphNodeTypeExtSemaphoreWait = 9,
+  hipGraphNodeTypeMemAlloc = 10, hipGraphNodeTypeMemFree = 11,
+  hipGraphNodeTypeMemcpyFromSymbol = 12, hipGraphNodeTypeMemcpyToSymbol = 13,
+  hipGraphNodeTypeCount
+};
+enum hipGraphExecUpdateResult {
+  hipGraphExecUpdateSuccess = 0x0, hipGraphExecUpdateError = 0x1,
+  hipGraphExecUpdateErrorTopologyChanged = 0x2, hipGraphExecUpdateErrorNodeTypeChanged = 0x3,
+  hipGraphExecUpdateErrorFunctionChanged = 0x4, hipGraphExecUpdateErrorParametersChanged = 0x5,
+  hipGraphExecUpdateErrorNotSupported = 0x6,
+  hipGraphExecUpdateErrorUnsupportedFunctionChange = 0x7
+};
+enum hipStreamCaptureMode {
+  hipStreamCaptureModeGlobal = 0, hipStreamCaptureModeThreadLocal,
+  hipStreamCaptureModeRelaxed
+};
+enum hipStreamCaptureStatus {
+  hipStreamCaptureStatusNone = 0, hipStreamCaptureStatusActive,
+  hipStreamCaptureStatusInvalidated
+};
+enum hipGraphInstantiateFlags {
+  hipGraphInstantiateFlagAutoFreeOnLaunch = 1, hipGraphInstantiateFlagUpload = 2,
+  hipGraphInstantiateFlagDeviceLaunch = 4, hipGraphInstantiateFlagUseNodePriority = 8
+};
+struct hipKernelNodeParams {
+  dim3 blockDim;
+  void** extra;
+  void* func;
+  dim3 gridDim;
+  void** kernelParams;
+  unsigned int sharedMemBytes;
+};
+struct hipMemsetParams {
+  void* dst;
+  unsigned int elementSize;
+  size_t height;
+  size_t pitch;
+  unsigned int value;
+  size_t width;
+};
+struct hipHostNodeParams {
+  hipHostFn_t fn;
+  void* userData;
+};
+enum hipMemAccessFlags {
+  hipMemAccessFlagsProtNone = 0, hipMemAccessFlagsProtRead = 1,
+  hipMemAccessFlagsProtReadWrite = 3
+};
+struct hipMemAccessDesc {
+  hipMemLocation location;
+  hipMemAccessFlags flags;
+};
+struct hipMemAllocNodeParams {
+  hipMemPoolProps poolProps;  // poolProps.location.id: the device
+  const hipMemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;  // out: the allocation's address
+};
+
 #define hipStreamDefault 0x0
 #define hipStreamNonBlocking 0x1
 #define hipEventDefault 0x0
@@ -387,6 +456,56 @@ hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunc
 hipError_t hipModuleOccupancyMaxPotentialBlockSize(int* gridSize, int* blockSize,
                                                    hipFunction_t f, size_t dynSharedMemPerBlk,
                                                    int blockSizeLimit);
+// ---- graphs and stream capture (gpusim/runtime/graphs.py, capture.py)
+hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode);
+hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* pGraph);
+hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus* pCaptureStatus);
+hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus* pCaptureStatus,
+                                   unsigned long long* pId);
+hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode* mode);
+hipError_t hipGraphCreate(hipGraph_t* pGraph, unsigned int flags);
+hipError_t hipGraphDestroy(hipGraph_t graph);
+hipError_t hipGraphClone(hipGraph_t* pGraphClone, hipGraph_t originalGraph);
+hipError_t hipGraphAddKernelNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                 const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                 const hipKernelNodeParams* pNodeParams);
+hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                   const hipGraphNode_t* pDependencies,
+                                   size_t numDependencies, void* dst, const void* src,
+                                   size_t count, hipMemcpyKind kind);
+hipError_t hipGraphAddMemsetNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                 const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                 const hipMemsetParams* pMemsetParams);
+hipError_t hipGraphAddHostNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                               const hipGraphNode_t* pDependencies, size_t numDependencies,
+                               const hipHostNodeParams* pNodeParams);
+hipError_t hipGraphAddEmptyNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                const hipGraphNode_t* pDependencies, size_t numDependencies);
+hipError_t hipGraphAddMemAllocNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                   const hipGraphNode_t* pDependencies,
+                                   size_t numDependencies, hipMemAllocNodeParams* pNodeParams);
+hipError_t hipGraphAddMemFreeNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
+                                  const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                  void* dev_ptr);
+hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t* from,
+                                   const hipGraphNode_t* to, size_t numDependencies);
+hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t* nodes, size_t* numNodes);
+hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType* pType);
+hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node,
+                                       const hipKernelNodeParams* pNodeParams);
+hipError_t hipGraphInstantiate(hipGraphExec_t* pGraphExec, hipGraph_t graph,
+                               hipGraphNode_t* pErrorNode, char* pLogBuffer,
+                               size_t bufferSize);
+hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* pGraphExec, hipGraph_t graph,
+                                        unsigned long long flags);
+hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream);
+hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream);
+hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec);
+hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                           const hipKernelNodeParams* pNodeParams);
+hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
+                              hipGraphNode_t* hErrorNode_out,
+                              hipGraphExecUpdateResult* updateResult_out);
 // ---- gpusim: a kernel's host stub hands its launch to the emulator (kernel<<<...>>>)
 hipError_t __gpusim_launch(const char* kernel, const void* stub, void** args,
                            const dim3* grid, const dim3* block, size_t shared,
