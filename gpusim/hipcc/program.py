@@ -35,6 +35,7 @@ from gpusim import hip
 from gpusim.errors import GpusimError, HipError, KernelCompileError, hipError_t
 from gpusim.hipcc import hostapi, shim
 from gpusim.runtime import api as runtime_api
+from gpusim.runtime import capture
 
 E = hipError_t
 # Faults a GPU program does not survive: a real one is killed ("Memory access fault by
@@ -291,12 +292,16 @@ class Program:
         c_argv = (ctypes.c_char_p * (len(words) + 1))(*[w.encode() for w in words], None)
         self._interrupt = None
         runtime_api._last_error = E.hipSuccess  # a program starts with no error to report
+        # a program is a process: the capture mode it gives its thread
+        # (hipThreadExchangeStreamCaptureMode) ends with it, as its thread does
+        mode = capture.hipThreadExchangeStreamCaptureMode(capture.M.hipStreamCaptureModeGlobal)
         with self._serving(), _captured() as sync:
             self._sync = sync
             try:
                 status = self._run(len(words), c_argv)
             finally:
                 self._sync = _flush_c
+                capture.hipThreadExchangeStreamCaptureMode(mode)
         if self._interrupt is not None:
             raise self._interrupt
         return status & 0xFF  # what the shell sees of exit(-1): 255

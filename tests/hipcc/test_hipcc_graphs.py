@@ -291,3 +291,13 @@ def test_exec_update_from_cpp_writes_hips_out_parameters(capsys, fresh_system):
     assert status == 0, out
     assert out.splitlines() == ["update 0, error node null"] * 3 + [
         "two adds: hipErrorGraphExecUpdateFailure, result 2, error node null", "0 wrong"]
+
+
+def test_a_programs_capture_mode_ends_with_it(fresh_system):
+    """hipThreadExchangeStreamCaptureMode in a program changes its thread's mode; the
+    program is a process, so the Python code that ran it keeps Global (a leaked Relaxed
+    mode would let later illegal calls in captures pass unnoticed)."""
+    from gpusim.runtime import capture
+
+    assert hipcc.compile(ERRORS).run() == 0
+    assert capture.thread_mode() == capture.M.hipStreamCaptureModeGlobal
