@@ -19,7 +19,7 @@ $(BIN)/python:
 $(VENV)/.lab-ready: binder/requirements.txt pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -r binder/requirements.txt
 	$(BIN)/pip install -q --no-deps -e .
-	$(BIN)/python -m gpusim.course.warm  # numba compiles now, not in a lab's first cell
+	$(BIN)/python -m gpusim.exercises.warm  # numba compiles now, not in a lab's first cell
 	touch $@
 
 $(OVERRIDES): binder/overrides.json | $(BIN)/python

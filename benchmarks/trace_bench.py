@@ -2,7 +2,7 @@
 
     python benchmarks/trace_bench.py
 
-A traced launch runs its first work-groups (up to ``engine.tracing.LIMITS``) in the
+A traced launch runs its first work-groups (up to ``gpusim.trace.tracer.LIMITS``) in the
 trace variant on one host thread, the rest on the fast path on every core, then builds
 the trace and runs the memory and timing models. The ratio is what a learner waits
 extra for counters and a modeled time. Times are medians after a warm-up launch (which

@@ -9,12 +9,27 @@ Data flow (one package per stage, imports only point down this list):
     occupancy_model     AMD's occupancy rules; LLVM AMDGPU as the oracle
     timing              modeled cost of copies, memsets, migrations, kernels
     compile             kernel source -> checked IR -> generated numba code
+    trace               tracing, one file per step: the record (with profiler), the
+                        instrumentation (with compile), the tracer (with engine)
     engine              runs a compiled kernel over a grid of workgroups
     runtime             devices, memory, arrays, streams, the HIP API, kernel launch
     hip, cuda           the public faces: HIP names and numba.cuda names
     hipify              CUDA / numba.cuda text -> HIP text (imports no emulator stage)
     libs                emulated ROCm libraries (faces: gpusim.rocblas, gpusim.rocsolver,
                         gpusim.rocfft, gpusim.rocsparse)
+    viz                 views of profile records (reads records and device profiles only)
+    exercises           the labs' exercise checks; public name ``gpusim.course``
+
+Package map (each sub-package has its own in its ``__init__.py`` or README.md):
+
+    __init__.py         this file; ``course`` resolves to ``exercises`` on first use
+    errors.py, config.py, hip.py, cuda/
+                        status codes and settings; the HIP and numba.cuda faces
+    rocblas.py, rocsolver.py, rocfft.py, rocsparse.py, rocrand.py, rccl.py, rocwmma.py,
+    rccl_tests.py       faces of the emulated libraries in libs/
+    devices/, profiler/, trace/, memsim/, occupancy_model/, timing/, compile/,
+    engine/, runtime/, libs/, hipcc/, hipify/, viz/, exercises/
+                        the stages above
 
 >>> import gpusim
 >>> gpusim.list_devices()
@@ -38,6 +53,26 @@ def load_ipython_extension(ipython) -> None:
     from gpusim.hipcc.magic import load
 
     load(ipython)
+
+
+def __getattr__(name: str):
+    """``gpusim.course``: the public name of the exercise checks (package ``exercises``).
+
+    Lab notebooks call ``from gpusim import course`` and ``course.check("01.1", k)``, and
+    the feedback says ``gpusim.course.hint(...)``; the package is named for what it holds
+    (``course/`` at the top of the repository is the course material). Loaded on first use
+    (a module ``__getattr__``, PEP 562): the checks import ``hip`` and the libraries, which
+    ``import gpusim`` does not need. Only the attribute is an alias: no ``gpusim.course``
+    entry in ``sys.modules``, so ``gpusim.course.registry`` can never load a second copy of
+    a module (and of ``NotYet``); code in the repository imports ``gpusim.exercises``.
+    """
+    if name == "course":
+        from gpusim import exercises
+
+        globals()["course"] = exercises  # later lookups skip this function
+        return exercises
+    raise AttributeError(f"module 'gpusim' has no attribute {name!r}")
+
 
 __all__ = ["config", "list_devices", "occupancy", "occupancy_table", "profile", "set_system",
            "GpusimError", "HipError", "hipError_t"]

@@ -11,7 +11,7 @@ Results are computed with NumPy / SciPy in the routine's precision (f32 accumula
 for f16/bf16 in gemm_ex): they agree with rocBLAS to rounding, not bit for bit, because
 the order of the sums differs (tests use a tolerance of a few k * eps * |A| |B|).
 Each call queues the kernels rocBLAS would launch on the handle's stream, with modeled
-times (see gpusim/libs/rocblas/model.py) that the profiler shows.
+times (see gpusim/libs/rocblas/blas_time.py) that the profiler shows.
 
 >>> import numpy as np
 >>> from gpusim import hip, rocblas

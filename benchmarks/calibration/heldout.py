@@ -1,7 +1,7 @@
 """Held-out kernels: measured on the H200 but never used to choose a model constant.
 
 The integer-op cost (``ArchRates.int_op_cycles``) and the unrolling rule
-(``compile/trace/costs.py``, ``UNROLL_MAX``) were introduced after looking at the misses
+(``trace/costs.py``, ``UNROLL_MAX``) were introduced after looking at the misses
 of ``suite.py``'s table; these launches, written afterwards and measured once, check
 them on code they were not chosen for: LDS reads in a loop of 16 constant trips
 (unrolled) and the same reads in a loop whose bound is an argument (not unrolled),

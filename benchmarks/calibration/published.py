@@ -146,10 +146,10 @@ def _gemm_bf16_tflops(m: int = 4096, n: int = 4864, k: int = 32896) -> float:
     4096 x 32896 by 32896 x 4864 on the host (1.3 TFLOP, minutes on a small machine), so
     this takes the rocBLAS model's time for that call (what gemm_ex gives the profiler)."""
     from gpusim.devices import get_spec
-    from gpusim.libs.rocblas import model
+    from gpusim.libs.rocblas import blas_time
 
-    seconds, _ = model.gemm_seconds(get_spec("mi300x"), m, n, k, 1, "bf16", in_bytes=2,
-                                    out_bytes=2, reads_c=False)
+    seconds, _ = blas_time.gemm_seconds(get_spec("mi300x"), m, n, k, 1, "bf16", in_bytes=2,
+                                          out_bytes=2, reads_c=False)
     return 2 * m * n * k / seconds / 1e12
 
 

@@ -7,6 +7,19 @@ Host NumPy arrays passed to a kernel are copied in and back, as numba.cuda does.
 difference is the point of the course: a "warp" here is an AMD wavefront, 64 lanes on
 CDNA (``cuda.warpsize`` says so), so code that hard-codes 32 shows its assumption.
 
+This file holds the names a kernel and its host code use (``jit``, ``grid``, ``shared``,
+``atomic``, ``to_device``, ``stream``, ...) over ``gpusim.hip``; numba.cuda's submodules
+keep their own file, so ``from numba.cuda.random import ...`` maps one to one::
+
+    args.py         cuda.In / Out / InOut: copy hints for host-array kernel arguments
+    cg.py           cuda.cg: cooperative groups, the grid group
+    compiler.py     ahead-of-time entry points (compile_ptx, ...): say there is no PTX here
+    devicearray.py  auto_device, as_cuda_array, is_cuda_array, the CUDA Array Interface
+    devices.py      cuda.gpus, current_context(), select_device, get_current_device
+    fp16.py         cuda.fp16: half-precision functions (defined in compile.lang_fp16)
+    random.py       numba.cuda.random: xoroshiro128+ per thread, bit-exact with numba's
+    reduction.py    cuda.Reduce: numba.cuda's reduction object
+
 >>> import numpy as np
 >>> from gpusim import cuda
 >>> @cuda.jit

@@ -16,7 +16,7 @@ from and the offending field, e.g.::
 from __future__ import annotations
 
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gpusim.devices.spec import (
@@ -27,6 +27,8 @@ from gpusim.devices.spec import (
     profile_field_names,
 )
 from gpusim.errors import DeviceProfileError
+
+_Need = Callable[[bool, str, str], None]  # need(ok, field, problem): raise unless ok
 
 FAMILIES: frozenset[str] = frozenset(
     {"GCN5", "CDNA", "CDNA2", "CDNA3", "CDNA4", "RDNA2", "RDNA3", "RDNA4", "Hopper"}
@@ -175,10 +177,36 @@ def _check_signs(v: Mapping[str, Any], origin: str) -> None:
 
 
 def _check_relations(v: Mapping[str, Any], origin: str) -> None:
+    """Raise for the first relation between fields that the hardware guarantees and ``v``
+    breaks (target names, CUs, registers, LDS and launch limits, caches, the node)."""
     def need(ok: bool, name: str, problem: str) -> None:
         if not ok:
             raise _fail(origin, name, problem)
 
+    _check_target(v, origin, need)
+    need(
+        v["cu_count"] % v["xcd_count"] == 0,
+        "cu_count",
+        f"{v['cu_count']} CUs do not split evenly over 'xcd_count' = {v['xcd_count']}",
+    )
+    need(
+        (v["infinity_cache_bytes"] == 0) == (v["infinity_cache_line_bytes"] == 0),
+        "infinity_cache_line_bytes",
+        "must be 0 exactly when 'infinity_cache_bytes' is 0",
+    )
+    _check_registers(v, need)
+    _check_lds_and_launch(v, need)
+    _check_caches(v, need)
+    _check_topology(v, need)
+    need(
+        v["host_link_pageable_gbs"] <= v["host_link_pinned_gbs"],
+        "host_link_pageable_gbs",
+        f"cannot exceed 'host_link_pinned_gbs' = {v['host_link_pinned_gbs']}",
+    )
+
+
+def _check_target(v: Mapping[str, Any], origin: str, need: _Need) -> None:
+    """Wave size and family must be known, and the target names must agree."""
     need(v["wave_size"] in (32, 64), "wave_size", f"must be 32 or 64, got {v['wave_size']}")
     need(v["family"] in FAMILIES, "family", f"must be one of {sorted(FAMILIES)}")
     try:
@@ -200,16 +228,10 @@ def _check_relations(v: Mapping[str, Any], origin: str) -> None:
         f"HIP reports 'gfx_target' = {v['gfx_target']} as ({major}, {minor}), "
         f"got {tuple(v['compute_capability'])}",
     )
-    need(
-        v["cu_count"] % v["xcd_count"] == 0,
-        "cu_count",
-        f"{v['cu_count']} CUs do not split evenly over 'xcd_count' = {v['xcd_count']}",
-    )
-    need(
-        (v["infinity_cache_bytes"] == 0) == (v["infinity_cache_line_bytes"] == 0),
-        "infinity_cache_line_bytes",
-        "must be 0 exactly when 'infinity_cache_bytes' is 0",
-    )
+
+
+def _check_registers(v: Mapping[str, Any], need: _Need) -> None:
+    """A wave's register limits must fit the SIMD's register files and their granules."""
     need(
         not (v["unified_agprs"] and v["agprs_per_simd_lane"]),
         "agprs_per_simd_lane",
@@ -230,6 +252,10 @@ def _check_relations(v: Mapping[str, Any], origin: str) -> None:
         "sgpr_limit_per_wave",
         f"cannot exceed 'sgprs_per_simd' = {v['sgprs_per_simd']}",
     )
+
+
+def _check_lds_and_launch(v: Mapping[str, Any], need: _Need) -> None:
+    """A work-group's LDS and a launch's block and work-group limits must fit a CU."""
     need(
         v["lds_bytes_per_workgroup_max"] <= v["lds_bytes_per_cu"],
         "lds_bytes_per_workgroup_max",
@@ -257,6 +283,10 @@ def _check_relations(v: Mapping[str, Any], origin: str) -> None:
         f"cannot exceed the CU's wave slots ('max_waves_per_simd' x 'simds_per_cu' = "
         f"{max_waves_per_cu})",
     )
+
+
+def _check_caches(v: Mapping[str, Any], need: _Need) -> None:
+    """The vL1D and L2 must be whole numbers of sets, the L2 split evenly over channels."""
     for level in ("l1", "l2"):
         size, line, ways = (v[f"{level}_{k}"] for k in ("bytes", "line_bytes", "ways"))
         need(
@@ -270,15 +300,9 @@ def _check_relations(v: Mapping[str, Any], origin: str) -> None:
         "l2_channels",
         f"must divide 'l2_bytes' = {v['l2_bytes']}",
     )
-    _check_topology(v, need)
-    need(
-        v["host_link_pageable_gbs"] <= v["host_link_pinned_gbs"],
-        "host_link_pageable_gbs",
-        f"cannot exceed 'host_link_pinned_gbs' = {v['host_link_pinned_gbs']}",
-    )
 
 
-def _check_topology(v: Mapping[str, Any], need: Any) -> None:
+def _check_topology(v: Mapping[str, Any], need: _Need) -> None:
     """The node's Infinity Fabric figures must describe a buildable hive."""
     need((v["peer_links_per_gpu"] == 0) == (v["peer_link_gbs"] == 0), "peer_link_gbs",
          "must be 0 exactly when 'peer_links_per_gpu' is 0")

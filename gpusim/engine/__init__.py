@@ -1,19 +1,25 @@
-"""The engine: runs a compiled kernel over a grid of work-groups.
+"""The engine: runs a compiled kernel over a grid of work-groups, and times the launch.
 
 Data flow::
 
-    prepare(kernel, grid, block, args, device)            launcher.py
-      validate.py   launch shape and LDS against the DeviceSpec (hipErrorInvalidConfiguration)
-      arguments.py  what a kernel can take (hipErrorInvalidValue), numba types
-      specialize    gpusim.compile -> CompiledKernel (cached per types, wave size, mode)
-    -> Launch.run()
-      workers.py    host threads claim work-groups -> watchdog.py (timeout, Ctrl-C)
-      sanitizer.py  check mode: shadow memory in, findings.py records and report out
-      tracing.py    trace mode: a prefix or a spread sample of work-groups instrumented,
-                    on the host's cores -> trace_rows.py -> Trace
-    estimate.py     the default modeled time: a sampled trace through the memory and
-                    timing models on a scaled machine, memoised per launch shape
-      faults.py     KernelFaultError -> HipError naming kernel, line, block, thread
+    prepare_timed(kernel, grid, block, args, device, addresses)   launch_time.py
+      prepare(...)                                                launcher.py
+        validate.py     launch shape and LDS against the DeviceSpec
+                        (hipErrorInvalidConfiguration)
+        arguments.py    what a kernel can take (hipErrorInvalidValue), numba types
+        cooperative.py  grid syncs: every work-group resident (CooperativeLaunchTooLarge)
+        specialize      gpusim.compile -> CompiledKernel (cached per types, wave size, mode)
+      LaunchTiming.choose  one of five ways to make the time (memo, sampled, traced,
+                        cooperative, first-order); resources.py: the record's registers
+    -> Launch.run() -> LaunchResult (seconds, breakdown, counters, memory statistics)
+        workers.py      host threads claim work-groups -> watchdog.py (timeout, Ctrl-C)
+        sanitizer.py    check mode: shadow memory in, findings.py records and report out
+        gpusim.trace    trace mode: a prefix or a spread sample of work-groups
+                        instrumented (trace/tracer.py), the rest on the fast path
+        faults.py       KernelFaultError -> HipError naming kernel, line, block, thread,
+                        advice.py the fix that fits the code around the access
+        estimate.py     the "sampled" and "memo" ways: the sample through the memory and
+                        timing models on a scaled machine, memoised per launch shape
 
 >>> from gpusim.engine import Launch, prepare, launch
 """

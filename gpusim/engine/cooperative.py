@@ -23,7 +23,7 @@ the limit is kept so that a program that works here works on the GPU.
 304
 
 Time: a cooperative launch is not traced (a traced sample of work-groups cannot pass a
-grid sync on its own, ``engine/tracing.py``), so its time is the first-order roofline of
+grid sync on its own, ``trace/tracer.py``), so its time is the first-order roofline of
 ``timing.kernel_estimate`` plus ``grid_sync_seconds`` for every grid sync it executed
 (counted by the generated code in ``ctl[7]``).
 """

@@ -10,7 +10,7 @@ trace::
       miss: a Tracer(sample=SAMPLE) --> about SAMPLE work-groups spread over the grid run
                               instrumented (runs of consecutive ones; half of them
                               when the first half's work-groups all do the same work:
-                              ``tracing._phases``; fewer past ~32 K lane accesses:
+                              ``trace.tracer._phases``; fewer past ~32 K lane accesses:
                               ``TraceLimits.sample_events``), the rest fast
             estimate()    --> the memory model on a *scaled machine*, then
                               timing.kernel_time on the real one
@@ -48,18 +48,18 @@ from typing import Any
 import numpy as np
 
 from gpusim.devices import DeviceSpec
-from gpusim.engine.tracing import TracedLaunch
 from gpusim.memsim import GpuMemoryModel
 from gpusim.memsim.chase import longest_chain
 from gpusim.memsim.period import holding_level, with_reuse, wrapped_loads
 from gpusim.memsim.replay import replay
-from gpusim.memsim.trace import GLOBAL
 from gpusim.occupancy_model import occupancy
 from gpusim.timing import kernel_estimate, kernel_time
+from gpusim.trace.record import GLOBAL
+from gpusim.trace.tracer import TracedLaunch
 
 ENABLED = True  # False: launches keep the first-order estimate (benchmarks' baseline)
 SAMPLE = 64  # work-groups traced per modeled launch at most (a grid this small: all,
-# unless their lane accesses pass tracing.LIMITS.sample_events)
+# unless their lane accesses pass trace.tracer.LIMITS.sample_events)
 MEMO_SIZE = 4096  # remembered launch shapes; the oldest half goes when it is full
 _memo: dict[tuple, tuple[float, dict]] = {}
 _models: dict[DeviceSpec, GpuMemoryModel] = {}
@@ -194,7 +194,7 @@ def shared_footprint(trace: Any, extents: list[tuple[int, int]] | None,
     (sample's lines / fraction) / projected times their scaled size, rounded down to a
     power of two (one memory model per size). 1 when the work-groups share nothing.
 
-    >>> from gpusim.memsim.trace import Trace, Access
+    >>> from gpusim.trace.record import Trace, Access
     >>> tr = Trace.from_lane_addresses(1, 64, lambda t: [Access(4096 + 4 * t.tx, bytes=4)])
     >>> shared_footprint(tr, [(4096, 256)], 1 / 64)      # all 64 work-groups read it
     64.0

@@ -9,11 +9,13 @@
       -> Launch                   checked dims, compiled kernel, call arguments, mode
     Launch.run()                  work-groups on the host's cores (workers.py), the
                                   sanitizer's shadow memory (sanitizer.py) or the tracer
-                                  (tracing.py) around them, faults -> HipError (faults.py)
+                                  (trace/tracer.py) around them, faults -> HipError
+                                  (faults.py); then the launch's time (launch_time.py)
 
-The runtime prepares when a launch is queued (bad launches fail at the call, as
-``hipLaunchKernelGGL`` does) and runs it when the stream reaches it. Which path a launch
-takes (fast, checked or traced) is ``gpusim.config.launch_mode``'s rule.
+The runtime prepares when a launch is queued (``launch_time.prepare_timed``: bad
+launches fail at the call, as ``hipLaunchKernelGGL`` does) and runs it when the stream
+reaches it. Which path a launch takes (fast, checked or traced) is
+``gpusim.config.launch_mode``'s rule; how its time is made, ``launch_time.py``'s.
 
 >>> import numpy as np
 >>> from gpusim.compile import lang as hip
@@ -91,11 +93,12 @@ class Launch:
     args: tuple  # what the kernel gets: NumPy arrays (written in place) and numbers
     device: Any  # DeviceSpec
     mode: str  # "fast", "check" (the sanitizer) or "trace" (config.launch_mode)
-    tracer: Any = None  # engine.tracing.Tracer in trace mode
+    tracer: Any = None  # gpusim.trace.tracer.Tracer in trace mode
     grid_syncs: int = 0  # grid syncs the last run() executed (cooperative kernels)
     # work for the launching thread once the traced work-groups ran, while the fast path
-    # runs the others (runtime/kernel.py: the default timing model's estimate)
+    # runs the others (launch_time.py: the default timing model's estimate)
     meanwhile: Callable[[], None] | None = None
+    timing: Any = None  # launch_time.LaunchTiming: how run() makes the launch's time
 
     def settle(self) -> None:
         """Compile now, on the launching thread, the machine code this launch will run, so
@@ -114,11 +117,23 @@ class Launch:
         """LDS one work-group uses: the kernel's static arrays plus the dynamic size."""
         return self.kernel.static_lds_bytes + self.dynamic_lds_bytes
 
-    def run(self) -> None:
-        """Run every work-group. Raises ``HipError``: hipErrorIllegalAddress for an
-        out-of-bounds access, hipErrorLaunchFailure for a divergent barrier (and, checked,
-        ``SanitizerError`` for races and uninitialised LDS), hipErrorAssert, and
-        hipErrorLaunchTimeOut from the watchdog."""
+    def run(self) -> Any:
+        """Run every work-group; with a ``timing`` (``launch_time.prepare_timed``) return
+        the launch's ``LaunchResult``, else None. Raises ``HipError``:
+        hipErrorIllegalAddress for an out-of-bounds access, hipErrorLaunchFailure for a
+        divergent barrier (and, checked, ``SanitizerError`` for races and uninitialised
+        LDS), hipErrorAssert, and hipErrorLaunchTimeOut from the watchdog."""
+        self._run_workgroups()
+        if self.timing is None:
+            return None
+        result = self.timing.result(self)
+        # the trace is spent: let it go now rather than when the garbage collector breaks
+        # the launch -> meanwhile -> launch cycle (a long trace is tens of MB)
+        self.meanwhile = self.tracer = None
+        return result
+
+    def _run_workgroups(self) -> None:
+        """Every work-group on the host's cores, traced ones first; raise what they did."""
         ck, grid3, block3, dyn = self.kernel, self.grid, self.block, self.dynamic_lds_bytes
         nblocks, nthreads = math.prod(grid3), math.prod(block3)
         state = None
@@ -149,7 +164,7 @@ class Launch:
 
         try:
             errors, left = [], nblocks
-            if self.tracer is not None:  # some work-groups instrumented (tracing.py)
+            if self.tracer is not None:  # some work-groups instrumented (trace/tracer.py)
                 errors = self.tracer.run(ck, call_args, grid3, block3, dyn, self.device)
                 left -= self.tracer.planned
                 if self.meanwhile is not None:  # the launching thread runs the estimate
@@ -221,7 +236,7 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
 
     ``kernel`` is a ``CompiledKernel`` or a kernel function (compiled and cached per
     argument types). ``check`` is the kernel's own switch (None: ``gpusim.config.check``);
-    ``tracer`` (``engine.tracing.Tracer``) asks for a memory trace, which the checked and
+    ``tracer`` (``gpusim.trace.tracer.Tracer``) asks for a memory trace, which the checked and
     reference paths do not take. ``max_threads`` is the kernel's ``launch_bounds``;
     ``debug``: numba.cuda's ``debug=True`` (a division by zero raises).
     ``defer=True``: the caller calls ``Launch.settle()`` once it has chosen the tracer.
@@ -239,7 +254,7 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
     validate_lds(ck.name, dyn, ck.static_lds_bytes, device)
     if ck.cooperative:  # a grid sync: every work-group must be resident at once (HIP's rule)
         check_cooperative(ck.name, grid3, block3, ck.static_lds_bytes + dyn, device)
-        if mode == "trace":  # the tracer runs a few work-groups on their own (tracing.py)
+        if mode == "trace":  # the tracer runs a few work-groups on their own (trace/tracer.py)
             warnings.warn(f"kernel '{ck.name}' runs untraced: a traced work-group cannot "
                           "pass a grid sync on its own (no memory trace for this launch)",
                           stacklevel=2)

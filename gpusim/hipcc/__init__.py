@@ -13,6 +13,9 @@ process with a HIP runtime shim over gpusim (``docs/hipcc.md``). Everything down
 
 In a notebook: ``%load_ext gpusim`` then a ``%%hip`` cell; in a terminal:
 ``gpusim-hipcc main.hip -o app && ./app``.
+
+README.md in this folder maps its files (parse, translate, build, run); docs/hipcc.md
+tells why each is done the way it is.
 """
 
 from gpusim.hipcc.clangast import ClangError

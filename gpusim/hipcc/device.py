@@ -936,30 +936,35 @@ class DeviceTranslator(StmtTranslator):
             return f"{fn}({', '.join(self.expr(a) for a in args)})"
         callee = function_name(c.referenced) if c.referenced is not None else name
         if callee in self.device_fns:
-            params = list(c.referenced.get_arguments())
-            texts = []
-            for a, p in zip(args, params, strict=False):
-                pt = ct.strip_reference(p.type)
-                if textures.is_texture(pt):
-                    texts += textures.argument(self, a)
-                elif ct.is_pointer(pt):
-                    base, off = self.pointer(a)
-                    texts += [base, off or "0"]
-                elif _group_type(pt) is not None:
-                    texts.append(self.group(a).size_text())
-                elif _lambda_call(pt) is not None:
-                    continue
-                elif vectors.is_vector(pt):
-                    self.fail(a, f"a vector parameter (`{pt.spelling}`) of `{name}`",
-                              _VECTOR_PARAM)
-                elif ct.dtype_name(pt) is None and ct.scalar_fields(pt):
-                    texts += self.struct_values(a, pt)
-                else:
-                    texts.append(self.convert(a, pt)[0])
-            texts += [f"__g_{v}" for v in self.device_vars]
-            return f"{callee}({', '.join(texts)})"
+            return self.device_call(c, callee, args)
         self.fail(c, f"calling `{name}` in device code",
                   "__device__ functions of this cell, HIP's device built-ins and math")
+
+    def device_call(self, c: Cursor, callee: str, args: list[Cursor]) -> str:
+        """A call of ``callee``, a __device__ function of this cell: each argument as its
+        parameter is passed (a pointer as base and offset, a struct as its fields, ...),
+        then the cell's __device__ variables."""
+        texts = []
+        for a, p in zip(args, c.referenced.get_arguments(), strict=False):
+            pt = ct.strip_reference(p.type)
+            if textures.is_texture(pt):
+                texts += textures.argument(self, a)
+            elif ct.is_pointer(pt):
+                base, off = self.pointer(a)
+                texts += [base, off or "0"]
+            elif _group_type(pt) is not None:
+                texts.append(self.group(a).size_text())
+            elif _lambda_call(pt) is not None:
+                continue
+            elif vectors.is_vector(pt):
+                self.fail(a, f"a vector parameter (`{pt.spelling}`) of `{c.spelling}`",
+                          _VECTOR_PARAM)
+            elif ct.dtype_name(pt) is None and ct.scalar_fields(pt):
+                texts += self.struct_values(a, pt)
+            else:
+                texts.append(self.convert(a, pt)[0])
+        texts += [f"__g_{v}" for v in self.device_vars]
+        return f"{callee}({', '.join(texts)})"
 
     def vote_sync(self, name: str, mask: Cursor, pred: Cursor) -> str:
         """``__ballot_sync`` / ``__any_sync`` / ``__all_sync`` as HIP defines them on

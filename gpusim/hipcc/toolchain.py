@@ -6,7 +6,7 @@ so it is compiled, not translated: ``python -m ziglang c++`` is clang 18 with li
 libc headers, installs from PyPI on Linux, macOS and Windows, and is the same clang as
 the ``libclang`` 18 wheel that parses the device half, so both halves see one C++.
 The first build on a machine compiles libc++ for it (about a minute, once, kept in zig's
-cache; ``python -m gpusim.course.warm`` does it at set-up); a program takes about 1 s.
+cache; ``python -m gpusim.exercises.warm`` does it at set-up); a program takes about 1 s.
 
 ``include_args()`` are the same include paths and defines for libclang's parse.
 

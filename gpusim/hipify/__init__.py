@@ -7,6 +7,13 @@
                   \\--warp-size checks (warp)--> wave64 warnings
     numba.cuda Python --ast (python)--> gpusim.hip text + report + warnings (python_warp)
 
+Files: ``lexer.py`` (a C/C++ tokeniser that never loses a byte), ``cpp.py`` (CUDA C/C++
+-> HIP, token by token), ``declarations.py`` (names a file declares itself: not renamed),
+``table.py`` (the CUDA -> HIP mapping), ``warp.py`` / ``python_warp.py`` (warp-size-32
+assumptions in C++ / in Python kernels), ``python.py`` (numba.cuda -> gpusim.hip by
+``ast`` positions), ``report.py`` (the result: text, conversions, what did not port),
+``cli.py`` and ``__main__.py`` (``gpusim-hipify FILE``, ``python -m gpusim.hipify``).
+
 The mapping is data generated from ROCm/HIPIFY (data/cuda2hip.json; data/README.md
 says how and from which commit).
 

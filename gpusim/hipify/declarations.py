@@ -159,29 +159,88 @@ def declared_names(tokens: list[Token], wanted: Callable[[str], bool] = lambda n
     names types declared elsewhere (HIPIFY's CUDA types), so ``cudaStream_t *s`` is read
     as a declaration.
     """
-    names: set[str] = set()
-    sig: list[Token] = []
-    in_directive: list[bool] = []  # per sig token: on a preprocessor line
-    directive = False
-    for position, t in enumerate(tokens):
-        if t.kind == "directive":
-            directive = True
-            if t.text.lstrip("#").strip() == "define":
-                names |= {n for n in _macro(tokens, position) if wanted(n)}
-        elif t.kind == "space" and t.text == "\n":  # not a \-continued line
-            directive = False
-        if t.kind not in ("space", "comment"):
-            sig.append(t)
-            in_directive.append(directive)
-    types = _type_names(sig)
+    names = {n for n in _macro_names(tokens) if wanted(n)}
+    sig = _Significant(tokens, is_type)
+    for k, t in enumerate(sig.tokens):
+        if t.text == "enum":
+            names |= {n for n in _enumerators(sig.tokens, k) if wanted(n)}
+        if t.kind != "ident" or not wanted(t.text) or k == 0 or not sig.declares(k):
+            continue
+        names.add(t.text)
+        if sig.after(k) in ("=", ",", "[", ";"):
+            names |= {n for n in _further_declarators(sig.tokens, k) if wanted(n)}
+    return names
 
-    def is_type_word(token: Token) -> bool:
+
+def _macro_names(tokens: list[Token]) -> set[str]:
+    """The names of every ``#define`` in ``tokens`` (see ``_macro``)."""
+    names: set[str] = set()
+    for position, t in enumerate(tokens):
+        if t.kind == "directive" and t.text.lstrip("#").strip() == "define":
+            names |= _macro(tokens, position)
+    return names
+
+
+def _past_qualifiers(sig: list[Token], j: int) -> int:
+    """The index of the first token from ``sig[j]`` on that is not ``const``, ``noexcept``,
+    ... (what may stand between a parameter list and a function body)."""
+    while 0 < j < len(sig) and sig[j].text in BEFORE_BODY:
+        j += 1
+    return j
+
+
+class _Significant:
+    """A file's tokens without spaces and comments, and the questions the declaration rules
+    ask about them (module docstring)."""
+
+    def __init__(self, tokens: list[Token], is_type: Callable[[str], bool]) -> None:
+        self.tokens: list[Token] = []
+        self.in_directive: list[bool] = []  # per token: on a preprocessor line
+        directive = False
+        for t in tokens:
+            if t.kind == "directive":
+                directive = True
+            elif t.kind == "space" and t.text == "\n":  # not a \-continued line
+                directive = False
+            if t.kind not in ("space", "comment"):
+                self.tokens.append(t)
+                self.in_directive.append(directive)
+        self.types = _type_names(self.tokens)
+        self.is_type = is_type
+
+    def after(self, k: int) -> str:
+        """The text of the token after ``tokens[k]`` ("" at the end)."""
+        return self.tokens[k + 1].text if k + 1 < len(self.tokens) else ""
+
+    def declares(self, k: int) -> bool:
+        """``tokens[k]`` (an identifier, ``k > 0``) is the name of a declaration."""
+        sig, in_directive = self.tokens, self.in_directive
+        prev, after = sig[k - 1], self.after(k)
+        if (prev.kind == "ident" and prev.text in EXPRESSION_WORDS) or (
+                in_directive[k - 1] and not in_directive[k]):  # #define FLAG, then NAME
+            return False
+        declared = (
+            prev.text in TAG_WORDS
+            or (prev.kind == "ident" and after in AFTER_NAME)
+            or (prev.text in ("*", "&", "&&") and k >= 2 and self.pointer_declarator(k, after))
+            or (prev.text == "*" and k >= 2 and sig[k - 2].text == "(" and after == ")")
+            or (prev.text == ">" and after in AFTER_TEMPLATE_NAME and _closes_template(sig, k - 1))
+            or (prev.text == "}" and after in (";", ","))
+        )
+        if not declared and after == "(":  # a function definition: NAME(...) {
+            following = _past_qualifiers(sig, _matching(sig, k + 1, 1) + 1)
+            declared = 0 < following < len(sig) and sig[following].text == "{"
+        return declared
+
+    def is_type_word(self, token: Token) -> bool:
+        """``token`` is (part of) a type: a builtin, ``*``/``&``, a ``_t`` or known type."""
         text = token.text
         return (text in TYPE_WORDS or text in ("*", "&", "&&") or text.endswith("_t")
-                or text in types or is_type(text))
+                or text in self.types or self.is_type(text))
 
-    def type_start(j: int) -> int:
+    def type_start(self, j: int) -> int:
         """The first token of the type name ending at ``sig[j]`` (``ns::T``, ``V<T>``), or -1."""
+        sig = self.tokens
         if sig[j].text == ">":
             depth = 0
             while j >= 0:
@@ -195,14 +254,16 @@ def declared_names(tokens: list[Token], wanted: Callable[[str], bool] = lambda n
             j -= 2
         return j
 
-    def starts_declaration(j: int) -> bool:
+    def starts_declaration(self, j: int) -> bool:
         """``sig[j]`` (the first token of a type) can start a declaration."""
+        sig, in_directive = self.tokens, self.in_directive
         before = sig[j - 1].text if j else ";"
         return (before in (";", "{", "}") or before in TYPE_WORDS or before in DECLARATION_WORDS
                 or (in_directive[j - 1] and not in_directive[j]))
 
-    def in_definition_parameters(k: int) -> bool:
+    def in_definition_parameters(self, k: int) -> bool:
         """``sig[k]`` is in the parameter list of a function definition: ``f(...) {``."""
+        sig = self.tokens
         depth = 0
         for j in range(k - 1, -1, -1):
             depth += (sig[j].text in (")", "]", "}")) - (sig[j].text in ("(", "[", "{"))
@@ -211,51 +272,20 @@ def declared_names(tokens: list[Token], wanted: Callable[[str], bool] = lambda n
                         (sig[j - 1].kind == "ident" and sig[j - 1].text not in EXPRESSION_WORDS)
                         or sig[j - 1].text == "]"):
                     return False
-                close = _matching(sig, j, 1)
-                following = close + 1
-                while 0 < following < len(sig) and sig[following].text in BEFORE_BODY:
-                    following += 1
+                following = _past_qualifiers(sig, _matching(sig, j, 1) + 1)
                 return 0 < following < len(sig) and sig[following].text in ("{", ":")
         return False
 
-    def pointer_declarator(k: int, after: str) -> bool:
+    def pointer_declarator(self, k: int, after: str) -> bool:
         """``T *NAME``/``T &NAME`` at ``sig[k]``, not ``a * NAME`` nor ``flags & NAME``."""
-        if is_type_word(sig[k - 2]) and after in AFTER_POINTER_NAME:
+        sig = self.tokens
+        if self.is_type_word(sig[k - 2]) and after in AFTER_POINTER_NAME:
             return True
-        start = type_start(k - 2)
+        start = self.type_start(k - 2)
         if start < 0:
             return False
-        if after in ("=", ";", "[", ",") and starts_declaration(start):
+        if after in ("=", ";", "[", ",") and self.starts_declaration(start):
             return True  # Vertex *NAME = NULL; (an expression would start otherwise)
         return (after in AFTER_POINTER_NAME and start > 0
                 and sig[start - 1].text in ("(", ",", "const")
-                and in_definition_parameters(k))
-
-    for k, t in enumerate(sig):
-        if t.text == "enum":
-            names |= {n for n in _enumerators(sig, k) if wanted(n)}
-        if t.kind != "ident" or not wanted(t.text) or k == 0:
-            continue
-        prev, after = sig[k - 1], sig[k + 1].text if k + 1 < len(sig) else ""
-        if (prev.kind == "ident" and prev.text in EXPRESSION_WORDS) or (
-                in_directive[k - 1] and not in_directive[k]):  # #define FLAG, then NAME
-            continue
-        declared = (
-            prev.text in TAG_WORDS
-            or (prev.kind == "ident" and after in AFTER_NAME)
-            or (prev.text in ("*", "&", "&&") and k >= 2 and pointer_declarator(k, after))
-            or (prev.text == "*" and k >= 2 and sig[k - 2].text == "(" and after == ")")
-            or (prev.text == ">" and after in AFTER_TEMPLATE_NAME and _closes_template(sig, k - 1))
-            or (prev.text == "}" and after in (";", ","))
-        )
-        if not declared and after == "(":
-            close = _matching(sig, k + 1, 1)
-            following = close + 1
-            while 0 < following < len(sig) and sig[following].text in BEFORE_BODY:
-                following += 1
-            declared = 0 < following < len(sig) and sig[following].text == "{"
-        if declared:
-            names.add(t.text)
-            if after in ("=", ",", "[", ";"):
-                names |= {n for n in _further_declarators(sig, k) if wanted(n)}
-    return names
+                and self.in_definition_parameters(k))

@@ -24,12 +24,24 @@ Usable on its own, on any address trace, and fed by the engine's memory traces::
 
 The whole device, replaying one kernel's trace (per-CU vL1D, per-XCD L2, one MALL)::
 
-    trace.py     Trace: one row per wavefront memory instruction (+ TraceBuilder)
+    ../trace/record.py  Trace: one row per wavefront memory instruction (+ TraceBuilder;
+                 re-exported here)
     dispatch.py  workgroups -> XCD i % 8 -> CU round-robin, resident per occupancy;
                  resident waves interleave one instruction per step
     gpu.py       GpuMemoryModel.run(trace) -> GpuMemoryResult (levels, HBM bytes,
                  coalescing and LDS conflicts per source site)
     counters.py  kernel_counters(result, counts, spec): rocprof / Omniperf names
+    replay.py    the timing model's replay: GpuMemoryModel.run(trace, detail=False) in
+                 one compiled call
+    period.py    wrapped accesses (addresses repeating every P work-groups), replayed once
+    residency.py what a device's caches still hold from earlier kernels (issue 31)
+    hashset.py   a tiny open-addressing hash set for the numba kernels ("seen here?")
+
+What the views read from a replay (per request, not only totals)::
+
+    streams.py   each level's requests: line, time step, instance, outcome
+    reuse.py     reuse distance: distinct lines between two uses of one line
+    chase.py     dependent loads: the longest chain of loads fed by the load before
 
 Cache levels are set-associative with true LRU; a request touches every line its byte
 range covers; loads fill every level they miss (not inclusive, not exclusive); stores
@@ -79,7 +91,7 @@ from gpusim.memsim.dispatch import Dispatch, dispatch, dispatch_for
 from gpusim.memsim.gpu import GpuMemoryModel, GpuMemoryResult
 from gpusim.memsim.hierarchy import MEMORY, Hierarchy
 from gpusim.memsim.lds import LdsConflicts, bank_conflicts
-from gpusim.memsim.trace import Access, LaunchInfo, Site, Trace, TraceBuilder
+from gpusim.trace.record import Access, LaunchInfo, Site, Trace, TraceBuilder
 
 __all__ = [
     "COUNTER_NAMES",

@@ -14,7 +14,7 @@ An indirect gather (``a[idx[i]]``) makes runs of two (idx, then a), which overla
 iteration to the next: only a chain of many dependent loads changes the time.
 
 >>> import numpy as np
->>> from gpusim.memsim.trace import Trace, Access
+>>> from gpusim.trace.record import Trace, Access
 >>> buf = np.array([3, 0, 1, 2], np.int64)     # 0 -> 3 -> 2 -> 1 -> 0
 >>> seq = [0, 3, 2, 1]
 >>> tr = Trace.from_lane_addresses(1, 1, lambda t: [Access(4096 + 8 * j, bytes=8) for j in seq])
@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from gpusim.memsim.trace import GLOBAL, LOAD, Trace
+from gpusim.trace.record import GLOBAL, LOAD, Trace
 
 
 class Chain(NamedTuple):

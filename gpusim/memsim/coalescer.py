@@ -152,11 +152,8 @@ def coalesce_batch(addr, mask, width, line_bits):
     useful = np.zeros(n_inst, np.int64)
     starts = np.empty(lanes, np.int64)
     line = np.int64(1) << line_bits
-    mark = 0
-    n = 0
     for k in range(n_inst):
-        w = width[k]
-        mark += 1  # a fresh set of lines for this instruction
+        w, n = width[k], offsets[k]
         room = n + lanes * ((w >> line_bits) + 2)  # at most this many lines after it
         if room > lines.shape[0]:  # grow the output (amortised doubling)
             bigger = np.empty(2 * room, np.int64)
@@ -164,7 +161,7 @@ def coalesce_batch(addr, mask, width, line_bits):
             lines = bigger
         # The usual row first: every lane active, each at most a line past the one
         # before; then its lines are one run. A branch-free pass LLVM vectorises
-        # (a sample's coalesced rows: 4x faster than the lane-by-lane loop below).
+        # (a sample's coalesced rows: 4x faster than ``_ordered_lines``' lane by lane).
         dense, total = lanes > 0 and mask[k, 0], 0
         for lane in range(1, lanes):
             gap = addr[k, lane] - addr[k, lane - 1]
@@ -175,56 +172,77 @@ def coalesce_batch(addr, mask, width, line_bits):
                             ((addr[k, lanes - 1] + w - 1) >> line_bits) + 1):
                 lines[n] = cl
                 n += 1
-            useful[k], requested[k] = total + w, lanes * w
-            offsets[k + 1] = n
+            offsets[k + 1], useful[k], requested[k] = n, total + w, lanes * w
             continue
-        # Lanes in address order (coalesced, strided, broadcast): a line is new iff past
-        # the last one, and the union of bytes adds up as it goes; no hashing.
-        m, total, ordered = 0, 0, True
-        top = -1  # the last line requested (lines come in ascending order here)
-        for lane in range(lanes):
-            if not mask[k, lane]:
-                continue
-            a = addr[k, lane]
-            starts[m] = a
-            m += 1
-            if not ordered:
-                continue
-            if m > 1:
-                gap = a - starts[m - 2]
-                if gap < 0:
-                    ordered = False
-                    continue
-                total += min(w, gap)  # what the lane before added beyond this one
-            end = (a + w - 1) >> line_bits
-            if end > top:
-                for cl in range(max(a >> line_bits, top + 1), end + 1):
-                    lines[n] = cl
-                    n += 1
-                top = end
-        if ordered:
-            useful[k] = total + w if m else 0
-        else:  # lanes out of order: start over with a hash set of lines
-            n = offsets[k]
-            single = True  # every lane within one line
-            for j in range(m):
-                a = starts[j]
-                lo, hi = a >> line_bits, (a + w - 1) >> line_bits
-                single &= lo == hi
-                for cl in range(lo, hi + 1):
-                    if insert(keys, marks, mark, cl):
-                        lines[n] = cl
-                        n += 1
-            if single and n - offsets[k] == m:  # each lane alone in its line: disjoint
-                useful[k] = m * w
-            else:
-                useful[k] = _distinct_bytes(starts, m, w, keys, marks, mark + n_inst + 1)
-        offsets[k + 1] = n
-        requested[k] = m * w
-    out = lines[:n].copy()
-    for j in range(n):
+        # Else the lanes in address order; out of order (-1 bytes useful), a hash set.
+        end, m, total = _ordered_lines(addr[k], mask[k], w, line_bits, lines, n, starts)
+        if total < 0:
+            end, total = _hashed_lines(starts, m, w, line_bits, lines, n, keys, marks,
+                                       k + 1, n_inst)  # a fresh set for each instruction
+        offsets[k + 1], useful[k], requested[k] = end, total, m * w
+    out = lines[:offsets[n_inst]].copy()
+    for j in range(out.shape[0]):
         out[j] <<= line_bits
     return out, offsets, requested, useful
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _ordered_lines(addr, mask, w, line_bits, lines, n, starts):
+    """Lines and bytes useful of one row whose active lanes come in address order.
+
+    Returns ``(end, active lanes, bytes useful)``, the lines written to ``lines[n:end]``,
+    or bytes useful -1 for lanes out of order; either way ``starts[:active lanes]`` holds
+    their addresses. Lanes in order (coalesced, strided, broadcast): a line is new iff
+    past the last one, and the union of bytes adds up as it goes; no hashing.
+    """
+    m, total, ordered = 0, 0, True
+    top = -1  # the last line requested (lines come in ascending order here)
+    for lane in range(addr.shape[0]):
+        if not mask[lane]:
+            continue
+        a = addr[lane]
+        starts[m] = a
+        m += 1
+        if not ordered:
+            continue
+        if m > 1:
+            gap = a - starts[m - 2]
+            if gap < 0:
+                ordered = False
+                continue
+            total += min(w, gap)  # what the lane before added beyond this one
+        end = (a + w - 1) >> line_bits
+        if end > top:
+            for cl in range(max(a >> line_bits, top + 1), end + 1):
+                lines[n] = cl
+                n += 1
+            top = end
+    if not ordered:
+        return n, m, -1
+    return n, m, total + w if m else 0
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _hashed_lines(starts, m, w, line_bits, lines, n, keys, marks, mark, n_inst):
+    """Lines and bytes useful of lanes in any order, through a hash set of lines.
+
+    Returns ``(end, bytes useful)`` for the lanes at ``starts[:m]``: their distinct lines,
+    in order of the first lane touching each, go to ``lines[n:end]`` (hash set ``mark``;
+    ``_distinct_bytes`` gets ``mark + n_inst + 1``, apart from every instruction's mark).
+    """
+    first = n
+    single = True  # every lane within one line
+    for j in range(m):
+        a = starts[j]
+        lo, hi = a >> line_bits, (a + w - 1) >> line_bits
+        single &= lo == hi
+        for cl in range(lo, hi + 1):
+            if insert(keys, marks, mark, cl):
+                lines[n] = cl
+                n += 1
+    if single and n - first == m:  # each lane alone in its line: disjoint
+        return n, m * w
+    return n, _distinct_bytes(starts, m, w, keys, marks, mark + n_inst + 1)
 
 
 @numba.njit(cache=True, nogil=True)

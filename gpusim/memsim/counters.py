@@ -25,7 +25,7 @@ out as 64 B requests (TCC_EA*_WRREQ_64B). RDNA 3 (gfx11) names its L2 GL2C. Coun
 sums over all instances (CUs, L2 channels) like the ``_sum`` counters; SQ_LDS_* are
 summed CU-cycles. A sampled trace's memory counters are scaled to the whole launch.
 
->>> from gpusim.memsim.trace import Access, Trace
+>>> from gpusim.trace.record import Access, Trace
 >>> tr = Trace.from_lane_addresses(8, 256, lambda t: [Access(4 * t.gid)])
 >>> from gpusim.memsim.gpu import GpuMemoryModel
 >>> c = kernel_counters(GpuMemoryModel("mi300x").run(tr), spec="mi300x")

@@ -25,7 +25,7 @@ Simplifications (a model, said so):
   workgroup's XCD, ``id % xcd_count``, and packs the sampled ones onto its CUs).
 
 >>> import numpy as np
->>> from gpusim.memsim.trace import Access, Trace
+>>> from gpusim.trace.record import Access, Trace
 >>> tr = Trace.from_lane_addresses(16, 64, lambda t: [Access(4 * t.gid)])
 >>> d = dispatch(tr, xcd_count=8, cus_per_xcd=38, workgroups_per_cu=2)
 >>> d.xcd.tolist()                                  # workgroup i runs on XCD i % 8
@@ -42,7 +42,7 @@ import numba
 import numpy as np
 
 from gpusim.devices import DeviceSpec
-from gpusim.memsim.trace import Trace
+from gpusim.trace.record import Trace
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ Modelled choices, with reasons:
   kernel pays for what it wrote, dirty MALL lines are written to HBM too
   (``flush_mall=False`` leaves them in the memory-side cache, as hardware does).
 
->>> from gpusim.memsim.trace import Access, Trace, STORE
+>>> from gpusim.trace.record import Access, Trace, STORE
 >>> prog = lambda t: [Access(4 * t.gid), Access((1 << 20) + 4 * t.gid, kind=STORE)]
 >>> tr = Trace.from_lane_addresses(64, 256, prog)           # copy 64 KiB of floats
 >>> r = GpuMemoryModel("mi300x").run(tr)
@@ -68,7 +68,7 @@ from gpusim.memsim.dispatch import Dispatch, dispatch_for
 from gpusim.memsim.lds import LdsConflicts, rows_conflicts
 from gpusim.memsim.lru import access_batch, collect_dirty
 from gpusim.memsim.streams import LevelStream, outcomes
-from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE, Trace
+from gpusim.trace.record import ATOMIC, GLOBAL, LDS, LOAD, STORE, Trace
 
 # With ``sectors=True`` an L2 miss fetches the 64-byte pieces of the line its request
 # touched, not the whole line: NVIDIA L2 lines are four 32 B sectors (CUDA C++
@@ -184,8 +184,7 @@ class GpuMemoryModel:
         spec = self.spec
         if workgroups_per_cu is None:
             workgroups_per_cu = resident_workgroups(trace, spec)
-        before = {k: v.sum(axis=0) for k, v in self.counters.items()}
-        inst_before = {k: v.copy() for k, v in self.counters.items()}
+        before = {k: v.copy() for k, v in self.counters.items()}
         mem_before = self.memory.copy()
         self.touched = None  # run() changes sets replay() does not record
         self.tags["vL1D"][:] = -1  # kernel-start invalidate of every vector L1
@@ -208,55 +207,28 @@ class GpuMemoryModel:
         # (a, s, st, src) = what a level sends down: address, size, store?, source index.
         lines = hashed(c.lines, self.l1.line_bits) if self.hash_sets else c.lines
         a, s, st, src = self._level(self.l1, lines, size, store, inst)
-        streams = {}
-        if detail:
-            streams["vL1D"] = LevelStream(lines, step, inst, outcomes(store, src, st))
-        to_l2 = (a, s, st)
-        step = step[src]
-        plain_store = (st == 1) & ~is_atomic[src]  # atomics need the old data: they fetch
-        xcd = (cu // spec.cus_per_xcd)[src]
-        if self.sectors:
-            wanted = sector_bytes(c, trace.addr[rows], trace.active[rows],
-                                  trace.bytes_per_lane[rows], DRAM_SECTOR)[src]
-        a, s, st, src = self._level(self.l2, a, s, st, xcd)
-        if detail:
-            streams["L2"] = LevelStream(to_l2[0], step, xcd, outcomes(to_l2[2], src, st))
-        if self.sectors:  # an L2 fill reads only the sectors its request asked for
-            s = np.where(st == 0, np.minimum(np.broadcast_to(s, a.shape), wanted[src]), s)
-        a, s, st, src = no_fetch_on_write(a, s, st, plain_store, src)
-        step = step[src]
-        if flush:
-            a, s, st = self._flush(self.l2, a, s, st)
-            step = np.concatenate([step, np.full(len(a) - len(step), d.steps, np.int64)])
-        fabric_reads, fabric_writes = int(np.count_nonzero(st == 0)), int(np.count_nonzero(st))
+        streams: dict[str, LevelStream] = {}
+        keep = streams if detail else None  # where the levels record their streams
+        if keep is not None:
+            keep["vL1D"] = LevelStream(lines, step, inst, outcomes(store, src, st))
+        wanted = sector_bytes(c, trace.addr[rows], trace.active[rows], trace.bytes_per_lane[rows],
+                              DRAM_SECTOR)[src] if self.sectors else None
+        l1_store = st
+        a, s, st, step = self._l2_pass(a, s, st, step[src], (cu // spec.cus_per_xcd)[src],
+                                       is_atomic[src], wanted, d.steps if flush else None, keep)
+        requests = _request_counts(l1_store, is_atomic, st)
         if self.mall is not None:
-            plain_store = st == 1  # everything the L2 writes is a whole-line write-back
-            into = (a, st)
-            a, s, st, src = self._level(self.mall, a, s, st, np.zeros(len(a), np.int64))
-            if detail:
-                streams["MALL"] = LevelStream(into[0], step, np.zeros(len(step), np.int64),
-                                              outcomes(into[1], src, st))
-            a, s, st, _ = no_fetch_on_write(a, s, st, plain_store, src)
-            if flush and flush_mall:
-                a, s, st = self._flush(self.mall, a, s, st)
+            a, s, st = self._mall_pass(self.mall, a, s, st, step, flush and flush_mall, keep)
         self._count_memory(a, s, st)
 
-        per_inst = {k: v - inst_before[k] for k, v in self.counters.items()}
-        levels = {k: _level_dict(v.sum(axis=0) - before[k]) for k, v in self.counters.items()}
+        per_inst = {k: v - before[k] for k, v in self.counters.items()}
         mem = self.memory - mem_before
-        n_atomic = int(np.count_nonzero(is_atomic))
-        l2_reads = int(np.count_nonzero(to_l2[2] == 0))
-        requests = {
-            "l1_to_l2_read": l2_reads,  # vL1D fills
-            "l1_to_l2_write": len(to_l2[2]) - l2_reads - n_atomic,  # write-throughs
-            "l1_to_l2_atomic": n_atomic,
-            "l2_to_fabric_read": fabric_reads,  # L2 line fills (load or atomic misses)
-            "l2_to_fabric_write": fabric_writes,  # L2 write-backs, kernel-end flush included
-        }
         lds_summary, lds_sites = self._lds(trace, detail)
         lane_ops, hottest, line_stats = _atomic_stats(trace, self.l2.line_bits)
         return GpuMemoryResult(
-            device=spec.key, levels=levels, per_instance=per_inst, requests=requests,
+            device=spec.key, per_instance=per_inst,
+            levels={k: _level_dict(v.sum(axis=0)) for k, v in per_inst.items()},
+            requests=requests,
             hbm_read_bytes=int(mem[2]), hbm_write_bytes=int(mem[3]),
             instructions=_instruction_counts(trace) if detail else {},
             coalescing=c.summary(trace.kind[rows] == LOAD),
@@ -269,6 +241,46 @@ class GpuMemoryModel:
         )  # fmt: skip
 
     # ---- internals --------------------------------------------------------------------
+
+    def _l2_pass(
+        self, addr: np.ndarray, size: np.ndarray, store: np.ndarray, step: np.ndarray,
+        xcd: np.ndarray, atomic: np.ndarray, wanted: np.ndarray | None, flush_at: int | None,
+        keep: dict[str, LevelStream] | None,
+    ) -> tuple[np.ndarray, ...]:
+        """The L2's requests to the fabric (addr, size, store, time step) for the vL1D's.
+
+        ``xcd``, ``atomic``, ``step``: per vL1D request; ``wanted``: the sector bytes an L2
+        fill reads (``sectors=True``); ``flush_at``: the time step of the kernel-end flush
+        of dirty lines (None: no flush); ``keep``: where to record the L2's stream.
+        """
+        a, s, st, src = self._level(self.l2, addr, size, store, xcd)
+        if keep is not None:
+            keep["L2"] = LevelStream(addr, step, xcd, outcomes(store, src, st))
+        if wanted is not None:  # an L2 fill reads only the sectors its request asked for
+            s = np.where(st == 0, np.minimum(np.broadcast_to(s, a.shape), wanted[src]), s)
+        plain_store = (store == 1) & ~atomic  # atomics need the old data: they fetch
+        a, s, st, src = no_fetch_on_write(a, s, st, plain_store, src)
+        step = step[src]
+        if flush_at is not None:
+            a, s, st = self._flush(self.l2, a, s, st)
+            step = np.concatenate([step, np.full(len(a) - len(step), flush_at, np.int64)])
+        return a, s, st, step
+
+    def _mall_pass(
+        self, mall: Cache, addr: np.ndarray, size: np.ndarray, store: np.ndarray,
+        step: np.ndarray, flush: bool, keep: dict[str, LevelStream] | None,
+    ) -> tuple[np.ndarray, ...]:
+        """The requests to HBM (addr, size, store) of the ``mall`` level for the L2's;
+        ``flush``: its dirty lines too; ``keep``: where to record its stream."""
+        plain_store = store == 1  # everything the L2 writes is a whole-line write-back
+        a, s, st, src = self._level(mall, addr, size, store, np.zeros(len(addr), np.int64))
+        if keep is not None:
+            keep["MALL"] = LevelStream(addr, step, np.zeros(len(step), np.int64),
+                                       outcomes(store, src, st))
+        a, s, st, _ = no_fetch_on_write(a, s, st, plain_store, src)
+        if flush:
+            a, s, st = self._flush(mall, a, s, st)
+        return a, s, st
 
     def _level(
         self, spec: Cache, addr: np.ndarray, size: np.ndarray, store: np.ndarray, inst: np.ndarray
@@ -405,7 +417,7 @@ def resident_workgroups(trace: Trace, spec: DeviceSpec) -> int:
     """Workgroups per CU when the occupancy model says nothing: as many as wave slots
     and barriers allow (no register or LDS limit).
 
-    >>> from gpusim.memsim.trace import Access
+    >>> from gpusim.trace.record import Access
     >>> tr = Trace.from_lane_addresses(1, 256, lambda t: [Access(4 * t.gid)])
     >>> resident_workgroups(tr, get_spec("mi300x"))
     8
@@ -413,6 +425,22 @@ def resident_workgroups(trace: Trace, spec: DeviceSpec) -> int:
     wpw = trace.launch.waves_per_workgroup
     resident = spec.max_waves_per_cu // wpw
     return min(resident, spec.max_workgroups_per_cu) if wpw > 1 else resident
+
+
+def _request_counts(l1_store: np.ndarray, atomic: np.ndarray, l2_store: np.ndarray
+                    ) -> dict[str, int]:
+    """Line requests between levels, by kind, from the store flags of what the vL1D and
+    the L2 sent down (``atomic``: per vL1D request)."""
+    n_atomic = int(np.count_nonzero(atomic))
+    l2_reads = int(np.count_nonzero(l1_store == 0))
+    return {
+        "l1_to_l2_read": l2_reads,  # vL1D fills
+        "l1_to_l2_write": len(l1_store) - l2_reads - n_atomic,  # write-throughs
+        "l1_to_l2_atomic": n_atomic,
+        # L2 line fills (load or atomic misses); write-backs, kernel-end flush included
+        "l2_to_fabric_read": int(np.count_nonzero(l2_store == 0)),
+        "l2_to_fabric_write": int(np.count_nonzero(l2_store)),
+    }
 
 
 def _level_dict(counters: np.ndarray) -> dict[str, float]:

@@ -19,7 +19,7 @@ work-group ``w >= P`` touches lines work-group ``w mod P`` touched (``wrapped_lo
 2-D tile walk, a gather or a plain stream fails one of the checks and is left alone.
 
 >>> import numpy as np
->>> from gpusim.memsim.trace import Access, Trace
+>>> from gpusim.trace.record import Access, Trace
 >>> base, m = 1 << 20, 128                        # 128 floats at 1 MiB: no wrap at stride 1
 >>> def copy(stride):                             # out[i] = a[(i * stride) % a.size]
 ...     return lambda t: [Access(base + (t.gid * stride % m) * 4)]
@@ -39,7 +39,7 @@ import numpy as np
 
 from gpusim.devices import DeviceSpec
 from gpusim.memsim.gpu import GpuMemoryResult
-from gpusim.memsim.trace import GLOBAL, LOAD, Trace
+from gpusim.trace.record import GLOBAL, LOAD, Trace
 
 
 def wrapped_loads(trace: Trace, extents: list[tuple[int, int]]) -> dict[int, int]:

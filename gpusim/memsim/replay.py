@@ -22,7 +22,7 @@ them on random traces) and serves what only views read (per-site statistics, req
 streams).
 
 >>> from gpusim.memsim.gpu import GpuMemoryModel
->>> from gpusim.memsim.trace import Access, Trace, STORE
+>>> from gpusim.trace.record import Access, Trace, STORE
 >>> prog = lambda t: [Access(4 * t.gid), Access((1 << 20) + 4 * t.gid, kind=STORE)]
 >>> tr = Trace.from_lane_addresses(64, 256, prog)           # copy 64 KiB of floats
 >>> r = replay(GpuMemoryModel("mi300x"), tr)
@@ -52,7 +52,7 @@ from gpusim.memsim.gpu import (
     resident_workgroups,
 )
 from gpusim.memsim.lru import collect_dirty, count_stream
-from gpusim.memsim.trace import ATOMIC, GLOBAL, LOAD, Trace
+from gpusim.trace.record import ATOMIC, GLOBAL, LOAD, Trace
 
 _NONE = np.full((1, 1), -1, np.int64)  # tags and counters of an absent MALL
 _REQUESTS = ("l1_to_l2_read", "l1_to_l2_write", "l1_to_l2_atomic", "l2_to_fabric_read",
@@ -63,7 +63,7 @@ def replay(model: GpuMemoryModel, trace: Trace, *, workgroups_per_cu: int | None
            flush: bool = True, flush_mall: bool = True) -> GpuMemoryResult:
     """``model.run(trace, detail=False, ...)`` in one compiled call (module docstring).
 
-    >>> from gpusim.memsim.trace import Access
+    >>> from gpusim.trace.record import Access
     >>> tr = Trace.from_lane_addresses(4, 64, lambda t: [Access(4 * t.gid)])  # 1 KiB read
     >>> replay(GpuMemoryModel("mi300x"), tr).levels["vL1D"]["misses"]
     8

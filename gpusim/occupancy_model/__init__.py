@@ -16,6 +16,8 @@ Data flow::
 
     llvm.py  compile_amdgpu(ir, "gfx942"): LLVM's own counts and occupancy (llvmlite,
              in a worker process), the oracle the tests hold the rules to.
+             _llvm_process.py starts that worker once and talks to it;
+             _llvm_worker.py is the worker (the child process that runs llvmlite).
 
 The rules follow LLVM's AMDGPU backend (AMDGPUBaseInfo.cpp, AMDGPUSubtarget.cpp), which
 ROCm's compiler remarks and rocprofiler-compute report, for gfx908, gfx90a, gfx942 and

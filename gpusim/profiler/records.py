@@ -87,7 +87,7 @@ class KernelRecord(Record):
     counters: dict[str, float] = field(default_factory=dict)
     breakdown: dict[str, float | str] = field(default_factory=dict)
     # Traced kernels (profile(memory=True)): sampling, bytes per level, and per source
-    # line ("sites") coalescing or LDS bank statistics; see gpusim.runtime.kernel_trace.
+    # line ("sites") coalescing or LDS bank statistics; see gpusim.trace.report.
     memory: dict[str, Any] = field(default_factory=dict)
 
     @property

@@ -167,7 +167,7 @@ def profile(memory: bool = False) -> Iterator[Profile]:
     ``memory=True`` also traces kernels launched inside the block: their records get
     cache and instruction counters (``counters``, rocprof names), a modeled time from
     the memory and timing models (``breakdown``) and per-instruction coalescing and LDS
-    bank statistics (``memory``); see ``gpusim.runtime.kernel_trace``.
+    bank statistics (``memory``); see ``gpusim.trace.report``.
     """
     session = Profile(memory)
     _active.append(session)

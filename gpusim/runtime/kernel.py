@@ -35,15 +35,13 @@ from gpusim.compile.codegen import listing
 from gpusim.compile.lang import DeviceFunction
 from gpusim.compile.signature import declared_args, parse_signatures
 from gpusim.config import config
-from gpusim.engine import estimate, prepare, specialize
-from gpusim.engine.cooperative import cooperative_time
+from gpusim.engine import specialize
+from gpusim.engine.launch_time import prepare_timed
 from gpusim.errors import GpusimError, HipError, hipError_t
-from gpusim.memsim import residency
-from gpusim.memsim.residency import RESIDENCY
-from gpusim.runtime import capture, kernel_trace
+from gpusim.runtime import capture
 from gpusim.runtime.kernel_args import check_alive, device_values, stage
 from gpusim.runtime.kernel_overloads import overloads_of
-from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_resources
+from gpusim.runtime.kernel_resources import kernel_isa, kernel_resources, launch_block
 from gpusim.runtime.launch_config import LaunchConfigError, Specialized, check_dims
 from gpusim.runtime.managed import ManagedArray
 from gpusim.runtime.streams import enqueue, synchronize_stream
@@ -241,90 +239,31 @@ class Kernel:
         spec = device.spec
         args = self._declared(self._extended(args, stream))
         staged = stage(self, args, stream, device.ordinal)
-        # config.launch_mode: the checked path, else a trace for profile(memory=True)
-        traced = kernel_trace.tracing_requested()
-        tracer = (kernel_trace.tracer_for(args, staged.copies)
-                  if config.launch_mode(self.check, traced=traced) == "trace" else None)
-        ready = prepare(self.py_func, grid=grid, block=block, args=staged.values,
-                        dynamic_lds_bytes=shared_bytes, device=spec, check=self.check,
-                        tracer=tracer, max_threads=self.launch_bounds, defer=True,
-                        debug=self.debug)
+        ready = prepare_timed(self.py_func, grid=grid, block=block, args=staged.values,
+                              dynamic_lds_bytes=shared_bytes, device=spec, check=self.check,
+                              max_threads=self.launch_bounds, debug=self.debug,
+                              addresses=staged.addresses, caches=device)
         ck = ready.kernel
-        # the default model: a sampled trace, or the time of an earlier launch like this one
-        memo_key = remembered = None
-        # what earlier kernels on this device left in its caches (memsim.residency)
-        arrays = [a for a in ready.args if isinstance(a, np.ndarray)]
-        extents = kernel_trace.extents_of(args, staged.copies, ready.args)
-        warm = (() if residency.cold_requested() else
-                RESIDENCY.warm(device, extents, capacity=residency.last_level_bytes(spec)))
-        if ready.mode == "fast" and not ck.reference and estimate.ENABLED and (
-                not ck.cooperative):  # a sample of work-groups cannot pass a grid sync alone
-            memo_key = estimate.launch_key(ready) + (warm,)
-            remembered = estimate.remembered(memo_key)
-            if remembered is None:
-                ready.tracer = kernel_trace.tracer_for(args, staged.copies,
-                                                       sample=estimate.SAMPLE)
-                ready.mode = "trace"
-        ready.settle()  # numba compiles what will run (a small grid: the trace variant only)
         self._remember(ck)
         self.last_launch = (_device_label(spec), ready.grid, ready.block)
-        threads = math.prod(ready.block)
+        launch_block(self, math.prod(ready.block))
         info = {
             "grid": ready.grid, "block": ready.block, "lds_bytes": ready.lds_bytes,
             "wave_size": spec.wave_size,
             "bytes": sum(v.nbytes for v in ready.args if isinstance(v, np.ndarray)),
-            "resources": launch_resources(self, ck, spec, threads, ready.dynamic_lds_bytes),
+            "resources": ready.timing.resources,
             "regions": ck.n_regions, "barriers": ck.n_barriers,
         }
-
         site = launch_site()  # where a fault found later says the kernel was launched
-        modeled: list = []  # the estimate, made while the fast path runs (Launch.meanwhile)
-
-        def model() -> None:
-            if ready.tracer.result is not None:
-                modeled.append(estimate.estimate(
-                    ready.tracer.result, spec, block=ready.block, lds_bytes=ready.lds_bytes,
-                    resources=info["resources"], key=memo_key,
-                    extents=ready.tracer.extents(ready.args), arrays=arrays, warm=warm))
-
-        if memo_key is not None and remembered is None:
-            ready.meanwhile = model
 
         def run() -> None:
             try:
                 check_alive(self, args, "ran")  # hipFree'd after the launch, before it ran?
-                ready.run()
+                op.info.update(ready.run().info())  # `op` is bound below, before it runs
             except GpusimError as err:
                 note_launch_site(err, self.__name__, site)
                 raise
-            if remembered is not None:
-                op.info.update(seconds=remembered[0], breakdown=remembered[1])
-            elif memo_key is not None and ready.tracer.result is not None:
-                if not modeled:  # no fast path ran alongside (a grid the sample covers)
-                    model()
-                seconds, breakdown = modeled[0]
-                op.info.update(seconds=seconds, breakdown=breakdown)
-            elif memo_key is not None:  # the sample failed to trace: the launch still counts
-                seconds, breakdown = estimate.first_order(
-                    spec, threads=threads * math.prod(ready.grid), bytes_moved=info["bytes"],
-                    failure=ready.tracer.failure or "no work-group was traced")
-                op.info.update(seconds=seconds, breakdown=breakdown)
-            elif ck.cooperative:  # untraced: roofline + the grid syncs it executed
-                seconds, breakdown = cooperative_time(
-                    spec, threads=threads * math.prod(ready.grid), bytes_moved=info["bytes"],
-                    blocks=math.prod(ready.grid), grid_syncs=ready.grid_syncs)
-                op.info.update(seconds=seconds, breakdown=breakdown)
-            elif ready.tracer is not None:  # `op` is bound below, before the scheduler runs
-                kernel_trace.model_kernel(op, ready.tracer.result, spec, block=ready.block,
-                                          lds_bytes=ready.lds_bytes,
-                                          resources=info["resources"],
-                                          extents=ready.tracer.extents(ready.args),
-                                          arrays=arrays, warm=warm)
-            # the trace is spent: let it go now rather than when the garbage collector
-            # breaks the ready -> model -> ready cycle (a long trace is tens of MB)
-            ready.meanwhile = ready.tracer = None
 
-        RESIDENCY.touch(device, extents)  # in issue order, as the device will run them
         staged.copy_in(stream)
         for arg in args:  # unified memory: pages fault over before the kernel runs
             if isinstance(arg, ManagedArray):

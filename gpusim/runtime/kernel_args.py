@@ -70,6 +70,8 @@ class Staged:
 
     values: tuple
     copies: list[tuple[np.ndarray, DeviceArray, bool, bool]] = field(default_factory=list)
+    addresses: tuple = ()  # each argument's device address (0: a number, a tuple): traces
+
 
     def copy_in(self, stream: Any) -> None:
         """Queue the host-to-device copies (after the launch was found valid)."""
@@ -102,22 +104,32 @@ def stage(kernel: Any, args: tuple, stream: Any, device: int) -> Staged:
     device array (allocated, not yet copied: ``Staged.copy_in``)."""
     check_alive(kernel, args, "was launched")
     copies: list = []
+    values = tuple(_staged(arg, kernel, stream, device, copies) for arg in args)
+    return Staged(values, copies, tuple(_address(arg, copies) for arg in args))
 
-    def one(arg: Any) -> Any:
-        hint = arg if isinstance(arg, ArgHint) else InOut(arg)
-        arg = hint.value
-        if isinstance(arg, DeviceArray):
-            check_kernel_access(device, arg,
-                                origin=f"kernel '{getattr(kernel, '__name__', kernel)}'")
-            return arg.device_view()
-        if isinstance(arg, np.ndarray):
-            tmp = to_device(arg, stream=stream, copy=False)
-            copies.append((arg, tmp, hint.copy_in, hint.copy_back))
-            return tmp.device_view()
-        if type(arg) is tuple:  # a tuple holding arrays: each is staged (numba.cuda)
-            return tuple(one(v) for v in arg)
-        return arg
-    return Staged(tuple(one(arg) for arg in args), copies)
+
+def _address(arg: Any, copies: list) -> int:
+    """Where ``arg`` lies in device memory (a host array: its device copy), else 0."""
+    arg = arg.value if isinstance(arg, ArgHint) else arg
+    copy = next((tmp for host, tmp, _, _ in copies if host is arg), arg)
+    ptr = getattr(copy, "ptr", None)
+    return int(getattr(ptr, "value", ptr) or 0) if ptr is not None else 0
+
+
+def _staged(arg: Any, kernel: Any, stream: Any, device: int, copies: list) -> Any:
+    """The engine's view of one argument (``stage``); a host array's copy joins ``copies``."""
+    hint = arg if isinstance(arg, ArgHint) else InOut(arg)
+    arg = hint.value
+    if isinstance(arg, DeviceArray):
+        check_kernel_access(device, arg, origin=f"kernel '{getattr(kernel, '__name__', kernel)}'")
+        return arg.device_view()
+    if isinstance(arg, np.ndarray):
+        tmp = to_device(arg, stream=stream, copy=False)
+        copies.append((arg, tmp, hint.copy_in, hint.copy_back))
+        return tmp.device_view()
+    if type(arg) is tuple:  # a tuple holding arrays: each is staged (numba.cuda)
+        return tuple(_staged(v, kernel, stream, device, copies) for v in arg)
+    return arg
 
 
 def device_values(kernel: Any, args: tuple) -> tuple:

@@ -10,11 +10,7 @@ DeviceSpec), else the current device. ``kernel.resources(spec)`` with a DeviceSp
 key) as its only argument is that device and the last launch's types: the form
 ``gpusim.occupancy(kernel, block_size=...)`` calls.
 
-Profiling: while ``gpusim.profile()`` is open, each launch puts the kernel's VGPRs,
-AGPRs, SGPRs, scratch and occupancy (for its block size and LDS, dynamic LDS included)
-into its ``KernelRecord``. The LLVM compile happens on the first profiled launch of a
-specialization (tens of ms) and is cached; outside a profile nothing is compiled. A
-kernel the lowering does not support yet gets ``None`` counts there, never an error.
+Profile records get the same counts for each launch (``engine/resources.py``).
 """
 
 from __future__ import annotations
@@ -23,13 +19,11 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from gpusim.compile.amdgpu import amdgpu_compile, amdgpu_isa, amdgpu_resources
+from gpusim.compile.amdgpu import amdgpu_isa, amdgpu_resources
 from gpusim.devices import DeviceSpec
 from gpusim.engine import arg_types
-from gpusim.errors import GpusimError, HipError, hipError_t
-from gpusim.occupancy_model import occupancy
+from gpusim.errors import HipError, hipError_t
 from gpusim.occupancy_model.calculator import resolve_device
-from gpusim.profiler import profiling
 from gpusim.runtime.kernel_args import device_values
 from gpusim.runtime.system import current_device
 
@@ -75,18 +69,6 @@ def kernel_isa(kernel: Any, args: tuple, device: Any = None, *, full: bool = Fal
                       launch_bounds=kernel.launch_bounds, full=full)
 
 
-def launch_resources(kernel: Any, ck: Any, spec: DeviceSpec, threads: int,
-                     dynamic_lds_bytes: int) -> dict[str, Any]:
-    """The ``resources`` of a launch's profile record (``{}`` when not profiling)."""
+def launch_block(kernel: Any, threads: int) -> None:
+    """Remember ``threads`` as ``kernel``'s block size: ``resources()``'s default."""
     _last_block[kernel] = threads
-    if not profiling() or spec.is_calibration_target:  # no AMDGPU code for an NVIDIA GPU
-        return {}
-    try:
-        r = amdgpu_compile(kernel.py_func, ck.arg_types, spec,
-                           launch_bounds=kernel.launch_bounds)
-        occ = occupancy(block_size=threads, vgprs=r.vgprs, sgprs=r.sgprs, agprs=r.agprs,
-                        lds_bytes=r.lds_bytes + dynamic_lds_bytes, device=spec)
-    except GpusimError:  # not lowered yet, or no AMDGPU backend: the record says None
-        return {}
-    return {"vgprs": r.vgprs, "agprs": r.agprs, "sgprs": r.sgprs,
-            "scratch_bytes": r.scratch_bytes, "occupancy": occ.fraction}

@@ -219,7 +219,6 @@ def kernel_time(
     if occ < 1:
         raise ValueError(f"occupancy {occ} waves per SIMD: the kernel cannot be resident")
     active_cus = max(1, min(spec.cu_count, workgroups))
-    active_xcds = max(1, min(spec.xcd_count, workgroups))
     simds = max(1, min(active_cus * spec.simds_per_cu, waves))
     resident = max(1, min(occ, math.ceil(waves / simds)))
     rounds = math.ceil(waves / (simds * resident))
@@ -227,62 +226,13 @@ def kernel_time(
     # FLOP-carrying VALU: an FMA is one instruction of two FLOPs
     floats = min(counts.valu, (counts.flops - counts.fma) / spec.wave_size)
     valu = floats + (counts.valu - floats) * arch.int_op_cycles  # in float-issue units
+    valu_cycles = valu * cpi
     level_bytes, hit = _traffic(spec, counts, memory)
-    lds_cycles = _lds_cycles(spec, counts, memory)
-
-    times: dict[str, float] = {
-        "valu": valu * cpi / (simds * f),
-        # one matrix core per SIMD, busy for each MFMA's cycles (passes x 4, ISA guide),
-        # at the clock the power manager holds under dense matrix work (the profile's
-        # mfma_load_clock_mhz, as rocBLAS's model uses: MI300X 1207 MHz, measured)
-        "mfma": counts.mfma_cycles / (simds * spec.mfma_load_clock_mhz * 1e6),
-        "salu": (counts.salu + counts.smem + counts.branch) / (active_cus * f),
-        "lds": lds_cycles / (active_cus * f),
-        "vL1D": level_bytes["vL1D"]
-        / (achieved(spec, "l1_bytes_per_clock_per_cu") * active_cus * f),
-        "L2": level_bytes["L2"]
-        / (spec.l2_bytes_per_clock_per_channel * spec.l2_channels * active_xcds * f),
-        "HBM": level_bytes["HBM"] / (achieved(spec, "memory_bandwidth_gbs") * GB),
-    }
-    if spec.has_infinity_cache and spec.infinity_cache_gbs:
-        times["MALL"] = level_bytes["MALL"] / (achieved(spec, "infinity_cache_gbs") * GB)
-    if arch.dispatch_s_per_workgroup:
-        times["dispatch"] = workgroups * arch.dispatch_s_per_workgroup
-    if memory is not None and memory.atomic_lane_ops:
-        # the busiest line serialises its requests; all lines share the L2 channels
-        times["atomic"] = memory.scale * _atomic_cycles(spec, arch, memory) / f
-    # Latency exposure: per wave, issue + the loads' and LDS ops' latency it must wait.
-    lat = arch.latency_cycles
-    # cache lines one load instruction asks for (the coalescer's count; without one, the
-    # vL1D bytes per memory instruction)
-    vmem = counts.vmem_read + counts.vmem_write + counts.vmem_atomic
-    lines = (memory.coalescing.get("load_requests_per_instruction", 0.0) if memory else 0.0
-             ) or level_bytes["vL1D"] / max(1, vmem) / spec.l1_line_bytes
-    avg = _load_latency(lat, hit, spec.has_infinity_cache, lines)
-    issue = (
-        valu * cpi
-        + counts.mfma_cycles
-        + counts.salu
-        + counts.smem
-        + counts.branch
-        + counts.vmem_read
-        + counts.vmem_write
-        + counts.vmem_atomic
-        + counts.lds
-    ) / waves
-    # a wave overlaps up to ``mlp`` of its own loads, but never fewer than one: a wave
-    # with a single load waits for all of it; and a load is done when the vL1D has
-    # streamed all of its lines (64 of them for a stride-32 float gather), one after
-    # another at the vL1D's rate
-    loads = (counts.vmem_read + counts.vmem_atomic) / waves
-    serial = lines * spec.l1_line_bytes / achieved(spec, "l1_bytes_per_clock_per_cu")
-    stall = (max(loads, min(loads, 1.0) * mlp) * (avg + serial)
-             + counts.lds * lat["LDS"] / waves)
-    walk = 0.0
-    if chain and arch.tlb_reach_bytes and chain_bytes > arch.tlb_reach_bytes:
-        walk = arch.tlb_walk_cycles * (1 - arch.tlb_reach_bytes / chain_bytes)
-    exposed = max(stall / mlp, chain * (avg + walk))  # a chain's loads wait one after another
-    times["latency"] = rounds * (issue + exposed) / f
+    times = _resource_times(spec, arch, counts, memory, level_bytes, valu_cycles, simds,
+                            active_cus, workgroups)
+    wave_cycles, avg, walk = _wave_cycles(spec, arch, counts, memory, level_bytes, hit,
+                                          valu_cycles, mlp, chain, chain_bytes)
+    times["latency"] = rounds * wave_cycles / f
 
     bound = max(times, key=times.__getitem__)
     seconds = launch_s + times[bound]
@@ -304,6 +254,80 @@ def kernel_time(
     }
     breakdown.update({f"bytes_{k}": float(v) for k, v in level_bytes.items()})
     return seconds, breakdown
+
+
+def _resource_times(
+    spec: DeviceSpec, arch: ArchRates, counts: InstructionCounts,
+    memory: GpuMemoryResult | None, level_bytes: dict[str, float], valu_cycles: float,
+    simds: int, active_cus: int, workgroups: int,
+) -> dict[str, float]:
+    """Seconds each throughput resource needs (every term of the module docstring but
+    ``latency``), in the order the breakdown lists them."""
+    f = spec.clock_mhz * 1e6
+    active_xcds = max(1, min(spec.xcd_count, workgroups))
+    times: dict[str, float] = {
+        "valu": valu_cycles / (simds * f),
+        # one matrix core per SIMD, busy for each MFMA's cycles (passes x 4, ISA guide),
+        # at the clock the power manager holds under dense matrix work (the profile's
+        # mfma_load_clock_mhz, as rocBLAS's model uses: MI300X 1207 MHz, measured)
+        "mfma": counts.mfma_cycles / (simds * spec.mfma_load_clock_mhz * 1e6),
+        "salu": (counts.salu + counts.smem + counts.branch) / (active_cus * f),
+        "lds": _lds_cycles(spec, counts, memory) / (active_cus * f),
+        "vL1D": level_bytes["vL1D"]
+        / (achieved(spec, "l1_bytes_per_clock_per_cu") * active_cus * f),
+        "L2": level_bytes["L2"]
+        / (spec.l2_bytes_per_clock_per_channel * spec.l2_channels * active_xcds * f),
+        "HBM": level_bytes["HBM"] / (achieved(spec, "memory_bandwidth_gbs") * GB),
+    }
+    if spec.has_infinity_cache and spec.infinity_cache_gbs:
+        times["MALL"] = level_bytes["MALL"] / (achieved(spec, "infinity_cache_gbs") * GB)
+    if arch.dispatch_s_per_workgroup:
+        times["dispatch"] = workgroups * arch.dispatch_s_per_workgroup
+    if memory is not None and memory.atomic_lane_ops:
+        # the busiest line serialises its requests; all lines share the L2 channels
+        times["atomic"] = memory.scale * _atomic_cycles(spec, arch, memory) / f
+    return times
+
+
+def _wave_cycles(
+    spec: DeviceSpec, arch: ArchRates, counts: InstructionCounts,
+    memory: GpuMemoryResult | None, level_bytes: dict[str, float], hit: dict[str, float],
+    valu_cycles: float, mlp: float, chain: float, chain_bytes: float,
+) -> tuple[float, float, float]:
+    """Clocks one wave takes per round: issue + the load and LDS latency it must wait;
+    with the average load latency and the TLB walk per chained load, in cycles."""
+    waves = max(1, counts.waves)
+    lat = arch.latency_cycles
+    # cache lines one load instruction asks for (the coalescer's count; without one, the
+    # vL1D bytes per memory instruction)
+    vmem = counts.vmem_read + counts.vmem_write + counts.vmem_atomic
+    lines = (memory.coalescing.get("load_requests_per_instruction", 0.0) if memory else 0.0
+             ) or level_bytes["vL1D"] / max(1, vmem) / spec.l1_line_bytes
+    avg = _load_latency(lat, hit, spec.has_infinity_cache, lines)
+    issue = (
+        valu_cycles
+        + counts.mfma_cycles
+        + counts.salu
+        + counts.smem
+        + counts.branch
+        + counts.vmem_read
+        + counts.vmem_write
+        + counts.vmem_atomic
+        + counts.lds
+    ) / waves
+    # a wave overlaps up to ``mlp`` of its own loads, but never fewer than one: a wave
+    # with a single load waits for all of it; and a load is done when the vL1D has
+    # streamed all of its lines (64 of them for a stride-32 float gather), one after
+    # another at the vL1D's rate
+    loads = (counts.vmem_read + counts.vmem_atomic) / waves
+    serial = lines * spec.l1_line_bytes / achieved(spec, "l1_bytes_per_clock_per_cu")
+    stall = (max(loads, min(loads, 1.0) * mlp) * (avg + serial)
+             + counts.lds * lat["LDS"] / waves)
+    walk = 0.0
+    if chain and arch.tlb_reach_bytes and chain_bytes > arch.tlb_reach_bytes:
+        walk = arch.tlb_walk_cycles * (1 - arch.tlb_reach_bytes / chain_bytes)
+    exposed = max(stall / mlp, chain * (avg + walk))  # a chain's loads wait one after another
+    return issue + exposed, avg, walk
 
 
 def _traffic(

@@ -11,6 +11,21 @@ engine)::
                                                  BokehModel(figures)  <-- drawn from them
                                                  text summary (console, nbval)
 
+One view per file, each a function of ``gpusim.viz`` returning a ``View`` (base.py);
+inputs.py turns what a view is given (a record, a list, a ``Profile``) into records::
+
+    occupancy.py     the occupancy calculator as sliders and curves
+    timeline.py      what ran on each device and stream, on modeled time
+    dispatch.py      where a launch's workgroups ran: XCDs, CUs, and when
+    divergence.py    the EXEC mask (active lanes) of a wavefront along a kernel
+    coalescing.py    which cache lines the lanes of one memory instruction touch
+    lds_banks.py     lanes x banks of one LDS instruction, conflicts highlighted
+    cache_heatmap.py when and where a kernel hit and missed in each cache level
+    memory_chart.py  the ROCm Compute Profiler memory chart of one kernel
+    roofline.py      each kernel at its arithmetic intensity under the device's roofs
+    mfma.py          which lane holds which element of an MFMA's A, B and C/D
+    collectives.py   a collective's steps as bytes moving between GPUs, and link use
+
 >>> from gpusim import viz
 >>> print(viz.occupancy(block_size=1024, lds_bytes=65536).summary[0][1])
 4 of 8 waves per SIMD (50%)

@@ -7,7 +7,7 @@ the requests of the chosen outcome (hits, misses, writes) or the miss ratio. Bes
 the reuse-distance histogram: how many distinct lines the level saw between two uses of
 a line (per CU for vL1D, per XCD for L2), with the level's capacity marked; uses left of
 the mark would hit in a fully associative cache of that size. Data: ``record.memory``'s
-``heatmap`` and ``reuse`` (``gpusim.runtime.trace_views``).
+``heatmap`` and ``reuse`` (``gpusim.trace.views``).
 """
 
 from __future__ import annotations

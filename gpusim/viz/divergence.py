@@ -6,7 +6,7 @@ when the lane was active. Lanes switched off by an ``if`` show as gaps, and the 
 the other side of a branch show the complement. Beside it, the average active lanes of
 each source line over all traced waves. The trace records EXEC where a wave touches
 memory, so a branch with no memory access inside shows only through the accesses
-around it. Data: ``record.memory["exec"]`` (``gpusim.runtime.trace_views``).
+around it. Data: ``record.memory["exec"]`` (``gpusim.trace.views``).
 """
 
 from __future__ import annotations

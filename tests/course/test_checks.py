@@ -9,7 +9,7 @@ import submissions as sub
 
 import gpusim
 from gpusim import course
-from gpusim.course.feedback import WIDTH
+from gpusim.exercises.feedback import WIDTH
 
 
 @pytest.fixture(autouse=True)

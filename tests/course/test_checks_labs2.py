@@ -8,7 +8,7 @@ from test_checks import solved, told
 
 import gpusim
 from gpusim import course, hip, rccl, rocblas, rocsolver, rocsparse
-from gpusim.course.exercises.lab12 import _thread_per_row as softmax_naive
+from gpusim.exercises.labs.lab12 import _thread_per_row as softmax_naive
 
 GBS = gpusim.devices.get_spec("mi300x").memory_bandwidth_gbs
 
@@ -183,7 +183,7 @@ def test_08_1_pi_kernel():
 
 
 def test_08_1_reference_matches_the_emulator_exactly():
-    from gpusim.course.exercises.lab08 import _hits, philox_words
+    from gpusim.exercises.labs.lab08 import _hits, philox_words
     hits = hip.to_device(np.zeros(1, np.int64))
     sub.pi_right[2, 64](hits, 2024, 32)
     assert int(hits.copy_to_host()[0]) == int(_hits(philox_words(2024, np.arange(128), 16)).sum())
@@ -191,7 +191,7 @@ def test_08_1_reference_matches_the_emulator_exactly():
 
 def test_08_2_to_5():
     p = 1 << 20
-    from gpusim.course.exercises.lab08 import _sobol_counts
+    from gpusim.exercises.labs.lab08 import _sobol_counts
     solved(course.check("08.2", _sobol_counts(p)["right"], p))
     told(course.check("08.2", round(p * np.pi / 4) - 320, p), "pseudo-random")
     told(course.check("08.2", 0, p), "should be the number")

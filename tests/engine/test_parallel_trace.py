@@ -7,7 +7,7 @@ from gpusim.compile import lang as hip
 from gpusim.config import config
 from gpusim.devices import get_spec
 from gpusim.engine import launch
-from gpusim.engine.tracing import TraceLimits, Tracer, plan_spans
+from gpusim.trace.tracer import TraceLimits, Tracer, plan_spans
 
 
 def stencil(a, out, hist):
@@ -49,7 +49,7 @@ def test_parallel_trace_equals_one_thread(sample):
 def test_few_work_groups_over_more_workers(groups, monkeypatch):
     # each worker's share of the event buffers must leave the first work-group's events
     # (traced alone first) in place, also when it is the first group's only work-group
-    import gpusim.engine.tracing as tracing
+    import gpusim.trace.tracer as tracing
 
     monkeypatch.setattr(tracing, "host_cores", lambda: 4)
     one, many = traced(False, groups=groups), traced(True, groups=groups)
@@ -74,7 +74,7 @@ def test_event_limit_keeps_whole_work_groups_of_each_worker():
 
 
 def test_uniform_compares_every_work_groups_events_and_instruction_counts():
-    from gpusim.engine.tracing import _uniform
+    from gpusim.trace.tracer import _uniform
 
     def part(starts, end, counts, spans):  # a worker's buffers: tr[2][0], tr[5], tr[6]
         tr = [None] * 7
@@ -94,7 +94,7 @@ def test_uniform_compares_every_work_groups_events_and_instruction_counts():
 
 
 def test_a_loop_free_sample_runs_on_the_launching_thread_a_loop_hands_off(monkeypatch):
-    import gpusim.engine.tracing as tracing
+    import gpusim.trace.tracer as tracing
 
     def looped(a, out, hist):  # the stencil with a loop: a runaway one needs the watchdog
         i = hip.grid(1)

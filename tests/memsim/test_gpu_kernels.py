@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gpusim.memsim import Access, InstructionCounts, Trace
-from gpusim.memsim.trace import ATOMIC, LDS, STORE
+from gpusim.trace.record import ATOMIC, LDS, STORE
 
 X, Y, OUT = 0, 1 << 26, 2 << 26  # 64 MiB apart: buffers never share a line or set pattern
 

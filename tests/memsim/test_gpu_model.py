@@ -27,7 +27,7 @@ from gpusim.memsim import (
     hierarchy_for,
     kernel_counters,
 )
-from gpusim.memsim.trace import ATOMIC, LDS, STORE
+from gpusim.trace.record import ATOMIC, LDS, STORE
 
 N = 1 << 14
 

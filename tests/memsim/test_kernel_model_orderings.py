@@ -18,9 +18,9 @@ from test_gpu_kernels import (
 
 from gpusim.devices import get_spec, list_devices
 from gpusim.memsim import Access, GpuMemoryModel, InstructionCounts, Trace
-from gpusim.memsim.trace import STORE
 from gpusim.occupancy_model import occupancy
 from gpusim.timing import ARCH, kernel_estimate, kernel_time
+from gpusim.trace.record import STORE
 
 DEVICES = ["mi300x", "mi250x", "mi100", "rx7900xtx"]
 RESOURCES = {"valu", "salu", "lds", "vL1D", "L2", "HBM", "latency"}

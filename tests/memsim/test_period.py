@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from gpusim.devices import get_spec
 from gpusim.memsim import GpuMemoryModel
 from gpusim.memsim.period import holding_level, with_reuse, wrapped_loads
-from gpusim.memsim.trace import Access, Trace
+from gpusim.trace.record import Access, Trace
 
 BASE = 1 << 24
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from gpusim.devices import get_spec
 from gpusim.memsim import Access, GpuMemoryModel, LaunchInfo, Trace
 from gpusim.memsim.replay import replay
-from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE
+from gpusim.trace.record import ATOMIC, GLOBAL, LDS, LOAD, STORE
 
 
 def tiny(device: str, xcds: int, cus_per_xcd: int):

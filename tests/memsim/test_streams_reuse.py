@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from gpusim.memsim import GpuMemoryModel
 from gpusim.memsim.reuse import histogram, reuse_distances
 from gpusim.memsim.streams import HIT, MISS, WRITE
-from gpusim.memsim.trace import STORE, Access, Trace
+from gpusim.trace.record import STORE, Access, Trace
 
 
 def _brute(lines, instance):

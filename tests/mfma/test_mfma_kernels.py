@@ -321,7 +321,7 @@ def test_matrix_cores_at_full_rate_match_the_datasheet_and_rocblas():
     assert peak == pytest.approx(spec.matrix_bf16_tflops, rel=0.001)
     rate = counts.mfma_flops / (seconds - parts["launch"]) / 1e12
     assert rate == pytest.approx(peak * spec.mfma_load_clock_mhz / spec.clock_mhz, rel=0.002)
-    from gpusim.libs.rocblas.model import matrix_peak_tflops
+    from gpusim.libs.rocblas.blas_time import matrix_peak_tflops
     assert rate == pytest.approx(matrix_peak_tflops(spec, "bf16"), rel=0.002)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import gpusim
 from gpusim import hip, rccl
-from gpusim.libs.rccl import launch as rccl_launch
+from gpusim.libs.rccl import matching
 from gpusim.profiler import CollectiveRecord
 from gpusim.runtime.scheduler import ISSUE_SECONDS
 from gpusim.runtime.system import get_system
@@ -398,7 +398,7 @@ def _all_reduce_per_call(ngpus, calls, nbytes):
 def test_graph_removes_the_host_part_of_each_call_and_keeps_the_device_part():
     """Host part of a call: each rank's kernel is queued for ISSUE_SECONDS (RCCL's
     enqueue + the launch), which a graph replaces by GRAPH_NODE_S per node. Device part:
-    the kernel's modeled time (model.LAUNCH_S + the steps), unchanged by a graph."""
+    the kernel's modeled time (collective_time.LAUNCH_S + the steps), unchanged by a graph."""
     n, calls = 8, 6
     plain, plain_host, captured, graph_host, seconds, prof = _all_reduce_per_call(n, calls, 8)
     assert plain_host == pytest.approx(calls * n * ISSUE_SECONDS)
@@ -415,13 +415,13 @@ def test_graph_removes_the_host_part_of_each_call_and_keeps_the_device_part():
     records = [r for r in prof.records if isinstance(r, CollectiveRecord)]
     assert len(records) == calls and all(r.done for r in records)
     # the device part: the rccl-tests row's 16 us (docs/rccl.md), what a graph keeps
-    algo, _, planned, _ = rccl_launch.plan(_fake_calls(n, 2))
+    algo, _, planned, _ = matching.plan(_fake_calls(n, 2))
     assert algo == "RING" and seconds == pytest.approx(planned, abs=1e-9)
 
 
 def _fake_calls(n, count):
     comms = rccl.ncclCommInitAll(n)
-    return [rccl_launch.Call("AllReduce", c, np.zeros(count, np.float32),
+    return [matching.Call("AllReduce", c, np.zeros(count, np.float32),
                              np.zeros(count, np.float32), count, rccl.ncclFloat32,
                              rccl.ncclSum, None, None) for c in comms]
 
@@ -432,7 +432,7 @@ def _fake_calls(n, count):
 # graph; with -G 1, 6.0-7.6 us per call from 32 B to 8 KiB (its 8 B and 16 B rows stay at
 # 16.4 and 15.8 us).
 @pytest.mark.xfail(strict=True, reason=(
-    "the model puts the whole 16.2 us of an 8-byte all-reduce on the GPU: model.LAUNCH_S "
+    "the model puts the whole 16.2 us of an 8-byte all-reduce on the GPU: collective_time.LAUNCH_S "
     "(5 us) plus a ring's 14 LL hops at RCCL's own tuning-table latency (0.8 us, pinned "
     "by test_semantics); the hops alone are 11.2 us, 1.5x the graph figure. On MI300X "
     "RCCL's small all-reduce is not that ring (MSCCL's one-step all-pairs), which is "

@@ -7,7 +7,7 @@ from rccl_helpers import device_buffers, on_every_rank
 
 import gpusim
 from gpusim import hip, rccl
-from gpusim.libs.rccl import launch, model
+from gpusim.libs.rccl import collective_time, matching
 from gpusim.profiler import CollectiveRecord
 
 
@@ -21,9 +21,9 @@ def plan(n, count, algo_env, monkeypatch, proto_env=None, protocol=False):
             monkeypatch.delenv(name, raising=False)
     comms = rccl.ncclCommInitAll(n)
     bufs = [np.zeros(count, np.float32) for _ in range(n)]
-    calls = [launch.Call("AllReduce", c, b, b, count, rccl.ncclFloat, rccl.ncclSum, None,
+    calls = [matching.Call("AllReduce", c, b, b, count, rccl.ncclFloat, rccl.ncclSum, None,
                          None) for c, b in zip(comms, bufs, strict=True)]
-    algo, job, seconds, _ = launch.plan(calls)
+    algo, job, seconds, _ = matching.plan(calls)
     return (algo, job.protocol, seconds) if protocol else (algo, seconds)
 
 
@@ -34,7 +34,7 @@ def test_one_node_tree_is_a_chain_so_the_ring_is_never_slower(monkeypatch):
         ring, tree = (plan(8, count, a, monkeypatch)[1] for a in ("Ring", "Tree"))
         assert ring < tree
         assert plan(8, count, None, monkeypatch)[0] == "RING"
-    assert model.chain([0, 3, 6, 1, 4, 7, 2, 5]) == [-1, 6, 7, 0, 1, 2, 3, 4]
+    assert collective_time.chain([0, 3, 6, 1, 4, 7, 2, 5]) == [-1, 6, 7, 0, 1, 2, 3, 4]
 
 
 # RCCL's own tuner for 8 x MI300X, written out here from its source (ROCm/rccl commit
@@ -64,10 +64,10 @@ def test_small_allreduce_follows_rccls_tuning_table(n, monkeypatch):
     assert (algo, proto) == want
     # the modeled time: the emulator's launch plus RCCL's hops (hwLat x 2(n-1))
     hops_us = rccl_latency_us(*want, n) - RCCL_BASELAT["LL"]
-    assert (seconds - model.LAUNCH_S) * 1e6 == pytest.approx(hops_us, abs=0.01)
+    assert (seconds - collective_time.LAUNCH_S) * 1e6 == pytest.approx(hops_us, abs=0.01)
     tree = plan(n, 2, "Tree", monkeypatch, protocol=True)
     assert tree[1] == "LL"
-    assert (tree[2] - model.LAUNCH_S) * 1e6 == pytest.approx(
+    assert (tree[2] - collective_time.LAUNCH_S) * 1e6 == pytest.approx(
         rccl_latency_us("TREE", "LL", n) - RCCL_BASELAT["LL"], abs=0.01)
 
 
@@ -75,7 +75,8 @@ def test_nccl_proto_forces_a_protocol(monkeypatch):
     ll = plan(8, 2, None, monkeypatch, "LL", protocol=True)
     simple = plan(8, 2, None, monkeypatch, "Simple", protocol=True)
     assert ll[1] == "LL" and simple[1] == "SIMPLE"
-    assert simple[2] == pytest.approx(model.LAUNCH_S + 14 * model.HOP_S, abs=1e-8)
+    assert simple[2] == pytest.approx(collective_time.LAUNCH_S + 14 * collective_time.HOP_S,
+                                      abs=1e-8)
     assert plan(8, 2, None, monkeypatch, "^LL", protocol=True)[1] == "SIMPLE"
     # large messages: Simple, LL's lines carry half data
     assert plan(8, 1 << 20, None, monkeypatch, protocol=True)[1] == "SIMPLE"
@@ -110,7 +111,7 @@ def test_tree_result_matches_numpy(monkeypatch):
                                            ("ReduceScatter", 2, 0.5), ("AllToAll", 8, 0.875),
                                            ("Broadcast", 8, 1.0), ("Reduce", 3, 1.0)])
 def test_busbw_factors_are_nccl_tests(coll, n, factor):
-    assert model.bus_factor(coll, n) == pytest.approx(factor)
+    assert collective_time.bus_factor(coll, n) == pytest.approx(factor)
 
 
 def test_record_steps_and_kernels_on_each_device_timeline():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gpusim.libs.rccl import sweep
-from gpusim.libs.rccl.model import bus_factor
+from gpusim.libs.rccl.collective_time import bus_factor
 
 COLLECTIVE = {t: spec[0] for t, spec in sweep.TESTS.items()}
 

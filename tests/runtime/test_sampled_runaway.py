@@ -1,5 +1,5 @@
 """A first launch under the default model traces a sample of the work-groups; a kernel
-with a loop has it traced by a worker (engine/tracing.py), so that a runaway loop in it
+with a loop has it traced by a worker (trace/tracer.py), so that a runaway loop in it
 is stopped by the watchdog, once, and by Ctrl-C, and the emulator runs the next launch."""
 
 import _thread
@@ -12,8 +12,8 @@ import pytest
 
 from gpusim import hip
 from gpusim.engine import estimate, specialize
-from gpusim.engine.tracing import traced_variant
 from gpusim.errors import HipError, hipError_t
+from gpusim.trace.tracer import traced_variant
 
 K = kernels.jitted("spin_for", "vadd")
 GROUPS = 4 * estimate.SAMPLE  # more than a sample: the rest runs on the fast path

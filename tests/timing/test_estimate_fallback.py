@@ -11,8 +11,9 @@ import gpusim
 from gpusim import cuda
 from gpusim.compile import lang as hip
 from gpusim.devices import get_spec
-from gpusim.engine import launch, tracing
-from gpusim.engine.tracing import Tracer
+from gpusim.engine import launch
+from gpusim.trace import tracer as tracing
+from gpusim.trace.tracer import Tracer
 
 
 def slices(a, s):

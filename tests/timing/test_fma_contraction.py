@@ -10,13 +10,13 @@ import pytest
 
 from gpusim import cuda
 from gpusim.compile.ir import KernelIR
-from gpusim.compile.trace.costs import Cost, statement_cost
 from gpusim.devices import get_spec
 from gpusim.engine import launch
-from gpusim.engine.tracing import Tracer
 from gpusim.memsim.counters import InstructionCounts
 from gpusim.timing import kernel_time
 from gpusim.timing.kernel_model import rates_for
+from gpusim.trace.costs import Cost, statement_cost
+from gpusim.trace.tracer import Tracer
 
 # statement -> what one thread issues, counted by hand: every operator 1 VALU, one
 # contraction per add/subtract with a product operand (float statements only)

@@ -9,12 +9,13 @@ import pytest
 import gpusim
 from gpusim import cuda
 from gpusim.compile.ir import ArrayDecl, KernelIR
-from gpusim.compile.trace.costs import block_cost, loop_iteration_cost
 from gpusim.devices import get_spec
-from gpusim.engine import estimate, tracing
+from gpusim.engine import estimate
 from gpusim.memsim.counters import InstructionCounts
 from gpusim.timing import kernel_time
 from gpusim.timing.kernel_model import rates_for
+from gpusim.trace import tracer as tracing
+from gpusim.trace.costs import block_cost, loop_iteration_cost
 
 
 @pytest.mark.parametrize("device", ["h200", "mi300x"])

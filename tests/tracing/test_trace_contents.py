@@ -7,10 +7,11 @@ import pytest
 import gpusim
 from gpusim import hip
 from gpusim.devices import get_spec
-from gpusim.engine import launch, tracing
-from gpusim.engine.tracing import TraceLimits, Tracer
+from gpusim.engine import launch
 from gpusim.errors import HipError, hipError_t
-from gpusim.memsim.trace import ATOMIC, GLOBAL, LDS, LOAD, STORE
+from gpusim.trace import tracer as tracing
+from gpusim.trace.record import ATOMIC, GLOBAL, LDS, LOAD, STORE
+from gpusim.trace.tracer import TraceLimits, Tracer
 
 K = kernels.jitted("accumulate", "copy_strided", "histogram", "out_of_bounds", "private_scratch",
                    "transpose_lds")

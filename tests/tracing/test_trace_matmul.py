@@ -17,8 +17,8 @@ import gpusim
 from gpusim import hip
 from gpusim.devices import get_spec
 from gpusim.engine import launch
-from gpusim.engine.tracing import Tracer
 from gpusim.memsim import GpuMemoryModel
+from gpusim.trace.tracer import Tracer
 
 K = kernels.jitted("matmul_naive", "matmul_tiled")
 

@@ -1,11 +1,11 @@
-"""Lane events -> wavefront rows (engine/trace_rows.py) against a plain-Python reference."""
+"""Lane events -> wavefront rows (trace/rows.py) against a plain-Python reference."""
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gpusim.compile.trace import SITE_KIND_BITS, THREAD_BITS
-from gpusim.engine.trace_rows import assign_rows, trace_rows
+from gpusim.trace.events import SITE_KIND_BITS, THREAD_BITS
+from gpusim.trace.rows import assign_rows, trace_rows
 
 
 def _key(ri: int, sk: int, t: int) -> int:

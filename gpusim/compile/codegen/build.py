@@ -30,7 +30,7 @@ from gpusim.errors import KernelCompileError
 _LIB_FILES = ("device/devicelib.py", "device/atomics.py", "device/machine_ops.py",
               "device/mathlib.py", "device/cmathlib.py", "device/half.py", "device/printf.py",
               "lang_vectors.py",
-              "sanitize/shadow.py", "sanitize/ops.py", "trace/events.py")
+              "sanitize/shadow.py", "sanitize/ops.py", "../trace/events.py")
 _lock = threading.Lock()
 
 

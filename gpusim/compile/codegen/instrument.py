@@ -33,7 +33,7 @@ from gpusim.compile.ir import KernelIR
 MODES: dict[str, str] = {
     "fast": "gpusim.compile.codegen.instrument:Instrument",
     "check": "gpusim.compile.sanitize.instrument:CheckInstrument",
-    "trace": "gpusim.compile.trace.instrument:TraceInstrument",
+    "trace": "gpusim.trace.instrument:TraceInstrument",
 }
 
 

@@ -1,12 +1,18 @@
 """What every emulated ROCm library needs, in one place.
 
-    errors.py   LibraryError: base of RocblasError, RocsolverError, ... with ``.status``
-    memory.py   device arrays / device pointers / host arrays -> NumPy views of the bytes;
-                pointer-mode scalars (alpha, beta) read from host or device memory
-    launch.py   queue a library kernel on a stream: a profiler record with a real-looking
-                kernel name and a modeled duration; wait for it when C would block
-    model.py    modeled seconds from FLOPs and bytes at peak rates, with an efficiency
-                curve over problem sizes
+    errors.py        LibraryError: base of RocblasError, RocsparseError, ..., NcclError
+                     with ``.status``; ``fail`` (a status -> the library's exception);
+                     ``check_enum``, the one check of an enum argument
+    handle.py        LibraryHandle: the device a handle belongs to and its stream
+                     (set_stream, queue, launch); ``stream_on``, the one rule for a stream
+                     argument (0 / None: the null stream; another device's: refused)
+    memory.py        device arrays / device pointers / host arrays -> NumPy views of the
+                     bytes; pointer-mode scalars (alpha, beta) read from host or device
+    launch.py        queue a library kernel on a stream: a profiler record with a
+                     real-looking kernel name and a modeled duration (``launch_roofline``:
+                     with the roofline time); wait for it when C would block
+    modeled_time.py  modeled seconds from FLOPs and bytes at peak rates, with an
+                     efficiency curve over problem sizes
 
 A library defines its error class with its status enum, then builds every call from
 these pieces (the functions take ``error=`` so a bad pointer raises *that* library's
@@ -41,10 +47,16 @@ array([0., 2., 4., 6.], dtype=float32)
 toy_status_invalid_pointer toy_scal
 """
 
-from gpusim.libs.common.errors import LibraryError
-from gpusim.libs.common.launch import launch, wait
+from gpusim.libs.common.errors import LibraryError, check_enum, fail
+from gpusim.libs.common.handle import LibraryHandle, is_null, stream_on
+from gpusim.libs.common.launch import launch, launch_roofline, wait
 from gpusim.libs.common.memory import device_view, host_view, scalar_reader
-from gpusim.libs.common.model import roofline_seconds, saturating_efficiency
+from gpusim.libs.common.modeled_time import (
+    roofline_seconds,
+    saturating_efficiency,
+    vector_peak_tflops,
+)
 
-__all__ = ["LibraryError", "device_view", "host_view", "launch", "roofline_seconds",
-           "saturating_efficiency", "scalar_reader", "wait"]
+__all__ = ["LibraryError", "LibraryHandle", "check_enum", "device_view", "fail", "host_view",
+           "is_null", "launch", "launch_roofline", "roofline_seconds", "saturating_efficiency",
+           "scalar_reader", "stream_on", "vector_peak_tflops", "wait"]

@@ -29,21 +29,15 @@ from typing import Any
 import numpy as np
 
 from gpusim.errors import HipError, hipError_t
-from gpusim.libs.common.errors import LibraryError
+from gpusim.libs.common.errors import LibraryError, fail
 from gpusim.runtime.darray import DeviceArray
 from gpusim.runtime.pointers import resolve
-
-
-def _fail(error: type[LibraryError], status: Any, function: str, detail: str) -> LibraryError:
-    if status is None:  # a library that does not name one: fall back to a HIP status
-        return HipError(hipError_t.hipErrorInvalidValue, f"{function}: {detail}")
-    return error(status, function, detail)
 
 
 def _check_dtype(found: np.dtype, dtype: np.dtype, function: str, arg: str,
                  error: type[LibraryError]) -> None:
     if found != dtype:
-        raise _fail(error, error.value_status, function,
+        raise fail(error, error.value_status, function,
                     f"argument '{arg}' holds {found} but {function} works on {dtype}; "
                     f"pass an array of {dtype} (or call the routine for {found})")
 
@@ -57,11 +51,11 @@ def device_view(ptr: Any, dtype: Any, count: int, *, function: str, arg: str,
     """
     dtype = np.dtype(dtype)
     if ptr is None:
-        raise _fail(error, error.pointer_status, function,
+        raise fail(error, error.pointer_status, function,
                     f"argument '{arg}' is a null pointer (None); pass a DeviceArray or a "
                     "hipMalloc pointer")
     if isinstance(ptr, np.ndarray):
-        raise _fail(error, error.pointer_status, function,
+        raise fail(error, error.pointer_status, function,
                     f"argument '{arg}' is a host NumPy array, but {function} reads device "
                     "memory here; copy it with hip.to_device(...) first")
     if isinstance(ptr, DeviceArray):
@@ -69,9 +63,9 @@ def device_view(ptr: Any, dtype: Any, count: int, *, function: str, arg: str,
     try:
         region = resolve(ptr, origin=f"{function}: argument '{arg}'")
     except HipError as exc:
-        raise _fail(error, error.pointer_status, function, exc.detail) from None
+        raise fail(error, error.pointer_status, function, exc.detail) from None
     if device is not None and region.device != device:
-        raise _fail(error, error.pointer_status, function,
+        raise fail(error, error.pointer_status, function,
                     f"argument '{arg}' lives on device {region.device} but the handle "
                     f"belongs to device {device}; create the handle after hipSetDevice"
                     f"({region.device}) or copy the data")
@@ -83,10 +77,10 @@ def host_view(ary: Any, dtype: Any, count: int, *, function: str, arg: str,
     """Flat writable view of ``count`` elements of a host NumPy array (C host memory)."""
     dtype = np.dtype(dtype)
     if ary is None:
-        raise _fail(error, error.pointer_status, function,
+        raise fail(error, error.pointer_status, function,
                     f"argument '{arg}' is a null pointer (None); pass a NumPy array")
     if not isinstance(ary, np.ndarray):
-        raise _fail(error, error.pointer_status, function,
+        raise fail(error, error.pointer_status, function,
                     f"argument '{arg}' must be host memory (a NumPy array) here, got "
                     f"{type(ary).__name__}; copy device data with copy_to_host() first")
     _check_dtype(ary.dtype, dtype, function, arg, error)
@@ -132,12 +126,12 @@ def scalar_reader(value: Any, dtype: Any, *, device_mode: bool, function: str, a
         number = host[0].copy()
         return lambda: number
     if value is None or isinstance(value, (DeviceArray, bool)) or not np.isscalar(value):
-        raise _fail(error, error.pointer_status, function,
+        raise fail(error, error.pointer_status, function,
                     f"argument '{arg}' must be a host number in pointer mode host, got "
                     f"{value!r}; pass a number, or switch the handle to pointer mode "
                     "device to pass device memory")
     if np.iscomplexobj(value) and dtype.kind != "c":
-        raise _fail(error, error.value_status, function,
+        raise fail(error, error.value_status, function,
                     f"argument '{arg}' is complex ({value!r}) but {function} is real "
                     f"({dtype}); pass a real number or use the complex routine")
     number = dtype.type(value)

@@ -9,11 +9,12 @@ NumPy. So a sum comes out bit for bit as that algorithm's order gives it:
 - ring reduce: the chain starts after the root and ends at it;
 - tree all-reduce: each node reduces its own input with its children's partial
   results (first child first), up to the root, then the result goes back down; each
-  channel uses its own tree (inside one node RCCL's tree is a chain: ``model.chain``);
+  channel uses its own tree (inside one node RCCL's tree is a chain:
+  ``collective_time.chain``);
 - broadcast / all-gather / gather / scatter / all-to-all move data only.
 
-With ``job.inputs`` None nothing is computed: only the transfers are returned (the
-model plans with them). A transfer is (step, src rank, dst rank, bytes).
+With ``job.inputs`` None nothing is computed: only the transfers are returned (collective_time.py
+plans with them). A transfer is (step, src rank, dst rank, bytes).
 
 >>> import numpy as np
 >>> from gpusim.libs.rccl.enums import ncclRedOp_t
@@ -51,7 +52,8 @@ class Job:
     rings: list[list[int]] = field(default_factory=list)
     trees: list[list[int]] = field(default_factory=list)  # parent of each rank (-1: root)
     nchannels: int = 1
-    protocol: str = "SIMPLE"  # LL or SIMPLE (model.py): timing only, not the order of sums
+    # LL or SIMPLE (collective_time.py): timing only, not the order of sums
+    protocol: str = "SIMPLE"
     chunk_elems: int = 1 << 20
     inputs: list[np.ndarray] | None = None
     outputs: list[np.ndarray | None] | None = None

@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 
 from gpusim.errors import HipError
-from gpusim.libs.rccl import launch
+from gpusim.libs.common import stream_on
+from gpusim.libs.rccl import matching
 from gpusim.libs.rccl.comm import check_comm, ncclComm
 from gpusim.libs.rccl.enums import NcclError, dtype_of, ncclResult_t, redop_of
 from gpusim.runtime import pointers
@@ -38,16 +39,10 @@ from gpusim.runtime.system import get_system
 
 
 def _stream(stream: Any, comm: ncclComm, origin: str) -> Stream:
-    if stream is None or (isinstance(stream, int) and stream == 0):
-        return get_system().scheduler.null_stream(comm.device)
-    if not isinstance(stream, Stream) or stream.destroyed:
-        raise NcclError(ncclResult_t.ncclInvalidArgument,
-                        f"{origin}: stream must be a live hipStream_t or 0, got {stream!r}")
-    if stream.device != comm.device:
-        raise NcclError(ncclResult_t.ncclInvalidArgument,
-                        f"{origin}: the stream is on device {stream.device} but rank "
-                        f"{comm.rank} runs on device {comm.device}")
-    return stream
+    """The rank's stream: a stream of another device than the rank's is refused, as
+    every library refuses one (libs.common.handle; NCCL's launch would fail there)."""
+    return stream_on(stream, comm.device, function=origin, error=NcclError,
+                     owner=f"rank {comm.rank}'s communicator")
 
 
 def _view(ptr: Any, count: int, dtype: np.dtype, comm: ncclComm, name: str,
@@ -91,7 +86,7 @@ def _call(collective: str, sendbuff: Any, recvbuff: Any, count: int, datatype: A
             _view(sendbuff, send_count, dtype, comm, "sendbuff", origin, optional=send_optional))
     recv = (None if recv_count < 0 else
             _view(recvbuff, recv_count, dtype, comm, "recvbuff", origin, optional=recv_optional))
-    launch.post(launch.Call(collective, comm, send, recv, int(count), member, redop, root,
+    matching.post(matching.Call(collective, comm, send, recv, int(count), member, redop, root,
                             _stream(stream, comm, origin)))
 
 
@@ -185,9 +180,9 @@ def ncclRecv(recvbuff: Any, count: int, datatype: Any, peer: int, comm: ncclComm
 
 def ncclGroupStart() -> None:
     """Hold calls until the matching ncclGroupEnd (groups nest)."""
-    launch.group_start()
+    matching.group_start()
 
 
 def ncclGroupEnd() -> None:
     """Submit the calls held since ncclGroupStart (fused, sends and receives paired)."""
-    launch.group_end()
+    matching.group_end()

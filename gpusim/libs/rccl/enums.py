@@ -26,6 +26,7 @@ import ml_dtypes
 import numpy as np
 
 from gpusim.errors import GpusimError
+from gpusim.libs.common import LibraryError, check_enum
 
 
 class ncclResult_t(enum.IntEnum):  # noqa: N801 - RCCL's spelling
@@ -72,6 +73,9 @@ class ncclDataType_t(enum.IntEnum):  # noqa: N801 - aliases as in the header
     ncclNumTypes = 12
 
 
+DATATYPES = [t for t in ncclDataType_t if t != ncclDataType_t.ncclNumTypes]
+REDOPS = [op for op in ncclRedOp_t if op != ncclRedOp_t.ncclNumOps]  # the built-in ones
+
 # Storage dtype of each type (bfloat16 and FP8 are ml_dtypes' types; reduce.py computes
 # them in float32 with one rounding per operation, as RCCL's reduction functors do).
 STORAGE = {
@@ -108,16 +112,33 @@ def ncclGetErrorString(result: ncclResult_t | int) -> str:
         return "unknown result code"
 
 
-class NcclError(GpusimError):
+class NcclError(LibraryError):
     """A non-success ncclResult_t; ``.status`` is the member, the message says why.
+
+    RCCL's messages start with the call (``NcclError(status, "ncclAllReduce: count < 0")``);
+    the common helpers (libs.common: enum and stream checks) pass the function and the
+    detail apart, which read the same: ``NcclError(status, "ncclAllReduce", "count < 0")``.
 
     >>> NcclError(ncclResult_t.ncclInvalidArgument, "count < 0").status.name
     'ncclInvalidArgument'
+    >>> str(NcclError(ncclResult_t.ncclInvalidArgument, "ncclAllReduce", "count < 0"))
+    'ncclInvalidArgument: ncclAllReduce: count < 0'
     """
 
-    def __init__(self, status: ncclResult_t, message: str):
+    status_enum = ncclResult_t
+    pointer_status = value_status = ncclResult_t.ncclInvalidArgument
+
+    def __init__(self, status: ncclResult_t, message: str, detail: str | None = None):
         self.status = ncclResult_t(status)
-        super().__init__(f"{self.status.name}: {message}")
+        self.function = message if detail is not None else None
+        self.detail = message if detail is None else detail
+        text = message if detail is None else f"{message}: {detail}"
+        GpusimError.__init__(self, f"{self.status.name}: {text}")
+
+    def __reduce__(self):  # picklable like every LibraryError
+        if self.function is None:
+            return type(self), (self.status, self.detail)
+        return type(self), (self.status, self.function, self.detail)
 
 
 def storage_of(member: ncclDataType_t, gfx_target: str = "gfx942") -> np.dtype:
@@ -137,24 +158,10 @@ def dtype_of(datatype: ncclDataType_t | int, origin: str, gfx_target: str = "gfx
              ) -> tuple[ncclDataType_t, np.dtype]:
     """(member, NumPy storage dtype on ``gfx_target``) of a datatype argument; NcclError
     if invalid."""
-    try:
-        member = ncclDataType_t(datatype)
-    except ValueError:
-        member = None
-    if member is None or member == ncclDataType_t.ncclNumTypes:
-        raise NcclError(ncclResult_t.ncclInvalidArgument,
-                        f"{origin}: datatype {datatype!r} is not an ncclDataType_t (0-11)")
+    member = check_enum(datatype, DATATYPES, function=origin, arg="datatype", error=NcclError)
     return member, storage_of(member, gfx_target)
 
 
 def redop_of(op: ncclRedOp_t | int, origin: str) -> ncclRedOp_t:
     """The ncclRedOp_t member of an op argument; NcclError if invalid."""
-    try:
-        member = ncclRedOp_t(op)
-    except ValueError:
-        member = None
-    if member is None or member == ncclRedOp_t.ncclNumOps:
-        raise NcclError(ncclResult_t.ncclInvalidArgument,
-                        f"{origin}: op {op!r} is not a built-in ncclRedOp_t "
-                        "(ncclSum, ncclProd, ncclMax, ncclMin, ncclAvg)")
-    return member
+    return check_enum(op, REDOPS, function=origin, arg="op", error=NcclError)

@@ -1,6 +1,7 @@
 """Open ncclGroupStart/End groups: the calls and communicator joins they hold.
 
-Kept apart from launch.py so that comm.py (joins) and launch.py (calls) can both use it.
+Kept apart from matching.py so that comm.py (joins) and matching.py (calls) can both use
+it.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.libs.rccl import model, mpi, timeline
+from gpusim.libs.rccl import collective_time, mpi, timeline
 from gpusim.libs.rccl.enums import NcclError, ncclResult_t
 from gpusim.runtime import streams
 
@@ -74,7 +74,7 @@ def _pair_local(call: Any) -> None:
         raise NcclError(ncclResult_t.ncclInvalidUsage, problem)
     devices = [send.comm.device, recv.comm.device]
     nbytes = send.count * send.send.itemsize
-    seconds, steps = model.schedule([(0, 0, 1, nbytes)] if nbytes else [], devices)
+    seconds, steps = collective_time.schedule([(0, 0, 1, nbytes)] if nbytes else [], devices)
 
     def run() -> None:
         recv.recv[:send.count] = send.send[:send.count]
@@ -116,7 +116,7 @@ def _queue_half(call: Any, run: Any) -> None:
     me, peer = call.comm.rank, call.root
     nbytes = call.count * (call.send if call.send is not None else call.recv).itemsize
     src, dst = (0, 1) if call.collective == "Send" else (1, 0)
-    seconds, steps = model.schedule([(0, src, dst, nbytes)] if nbytes else [], [me, peer])
+    seconds, steps = collective_time.schedule([(0, src, dst, nbytes)] if nbytes else [], [me, peer])
     timeline.enqueue(call.collective, "P2P", [call], [me, peer], run, seconds, steps,
                      nbytes, 1)
 

@@ -22,9 +22,9 @@ import numpy as np
 
 import gpusim
 from gpusim.libs.rccl import collectives as c
+from gpusim.libs.rccl.collective_time import bus_factor
 from gpusim.libs.rccl.comm import ncclCommInitAll
 from gpusim.libs.rccl.enums import ncclDataType_t, ncclRedOp_t, storage_of
-from gpusim.libs.rccl.model import bus_factor
 from gpusim.profiler import CollectiveRecord
 from gpusim.runtime import api
 from gpusim.runtime.darray import DeviceArray

@@ -10,7 +10,7 @@ nodes instead and run at each graph launch (captured.py).
 Costs of one call: each rank's kernel is queued like any launch, for the scheduler's
 ISSUE_SECONDS of host time (RCCL's enqueue and the kernel launch: the host part, which a
 graph launch replaces by GRAPH_NODE_S per node); the kernel then takes the modeled
-``seconds`` on the GPU (model.LAUNCH_S plus the steps: the device part, which a graph
+``seconds`` on the GPU (collective_time.LAUNCH_S plus the steps: the device part, which a graph
 keeps). See docs/graphs.md.
 """
 
@@ -19,10 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from gpusim.errors import HipError
-from gpusim.libs.rccl import captured, model
+from gpusim.libs.common import launch
+from gpusim.libs.rccl import captured, collective_time
 from gpusim.libs.rccl.enums import NcclError, ncclResult_t
 from gpusim.profiler import CollectiveRecord, CollectiveStep, emit
-from gpusim.runtime import streams
 from gpusim.runtime.scheduler import Op
 
 
@@ -42,7 +42,7 @@ def enqueue(collective: str, algo: str, calls: list[Any], devices: list[int], ru
             streams=[c.stream.handle for c in calls], count=calls[0].count,
             datatype=calls[0].datatype.name, op=calls[0].op.name if calls[0].op else None,
             root=calls[0].root, nbytes=nbytes, nchannels=nchannels,
-            bus_factor=model.bus_factor(collective, len(devices)))
+            bus_factor=collective_time.bus_factor(collective, len(devices)))
 
     def complete(record: CollectiveRecord, ops: list[Op]) -> None:
         # Each rank's kernel starts when its stream reaches it; the steps start once
@@ -64,9 +64,9 @@ def enqueue(collective: str, algo: str, calls: list[Any], devices: list[int], ru
     ops: list[Op] = []
     for i, call in enumerate(calls):
         last = i == len(calls) - 1
-        ops.append(streams.enqueue(call.stream, run if last else (lambda: None),
-                                   name=f"{name} ({algo})", kind="kernel", waits=before,
-                                   info=dict(info)))
+        ops.append(launch(call.stream, run if last else (lambda: None),
+                          name=f"{name} ({algo})", grid=info["grid"], block=info["block"],
+                          seconds=seconds, waits=before))
     record = make_record()
     emit(record)
     previous = ops[-1].on_done

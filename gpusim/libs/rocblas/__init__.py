@@ -1,16 +1,20 @@
 """rocBLAS, emulated (the public face is ``gpusim.rocblas``).
 
-    enums.py      rocblas_status, rocblas_operation, ... with their C values; RocblasError
-    handle.py     handle, stream, pointer mode, workspace (device memory) queries
-    checks.py     argument checks in rocBLAS's order; strided vector / matrix views
-    model.py      modeled time (peak rates x efficiency curve) and kernel names
-    launching.py  queue kernels on the handle's stream; scalar results by pointer mode
-    variants.py   one implementation -> one C name per precision
-    level1.py     axpy scal copy swap rot          reductions.py  dot nrm2 asum iamax iamin
-    level2.py     gemv ger trsv                    level3.py      gemm symm syrk trsm trmm
-    batched.py    gemm_batched / gemm_strided_batched
-    gemm_ex.py    rocblas_gemm_ex (f16/bf16/f32/f64/i8, f32 accumulation for 16-bit)
-    auxiliary.py  set/get_vector, set/get_matrix
+    enums.py        rocblas_status, rocblas_operation, ... with their C values; RocblasError
+    handle.py       handle (a libs.common LibraryHandle: device, stream), pointer mode,
+                    workspace (device memory) queries
+    checks.py       argument checks in rocBLAS's order; strided vector / matrix views
+    blas_time.py    modeled time (peak rates x efficiency curve), grids, kernel names
+    launching.py    queue kernels on the handle's stream; scalar results by pointer mode
+    variants.py     one implementation -> one C name per precision
+    level1.py       axpy scal copy swap rot
+    reductions.py   dot nrm2 asum iamax iamin
+    level2.py       gemv ger trsv
+    gemm.py         gemm, and what the gemm family shares
+    level3.py       symm syrk trsm trmm
+    batched.py      gemm_batched / gemm_strided_batched
+    gemm_ex.py      rocblas_gemm_ex (f16/bf16/f32/f64/i8, f32 accumulation for 16-bit)
+    auxiliary.py    set/get_vector, set/get_matrix
 """
 
 from gpusim.libs.rocblas import auxiliary as _auxiliary

@@ -1,7 +1,8 @@
 """Argument checks in rocBLAS's order, and the strided views BLAS arguments describe.
 
 Every routine checks like rocBLAS's ``*_arg_check`` functions (library/src/blas*/
-in ROCm/rocBLAS): handle, then enum values (invalid_value), then sizes, leading
+in ROCm/rocBLAS): handle, then enum values (invalid_value: libs.common's check_enum with
+``error=RocblasError``), then sizes, leading
 dimensions and increments (invalid_size), then the quick return for empty problems
 (success, before any pointer is looked at), then pointers (invalid_pointer). The
 helpers here raise ``RocblasError`` with a message that names the argument and the fix.
@@ -22,7 +23,6 @@ array([4., 2., 0.], dtype=float32)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -36,17 +36,6 @@ S = rocblas_status
 
 def fail(status: rocblas_status, function: str, detail: str) -> RocblasError:
     return RocblasError(status, function, detail)
-
-
-def check_enum(value: Any, allowed: Iterable[Any], function: str, arg: str) -> Any:
-    """``value`` as the first matching member of ``allowed``; invalid_value otherwise."""
-    allowed = list(allowed)
-    for member in allowed:
-        if isinstance(value, (int, np.integer)) and int(value) == int(member):
-            return member
-    names = ", ".join(f"{m.name} ({int(m)})" for m in allowed)
-    raise fail(S.rocblas_status_invalid_value, function,
-               f"{arg}={value!r} is not valid here; use one of {names}")
 
 
 def check_sizes(function: str, **sizes: int) -> None:

@@ -25,19 +25,19 @@ from typing import Any
 
 import numpy as np
 
+from gpusim.libs.common import check_enum
+from gpusim.libs.rocblas.blas_time import compute_kind, tensile_name
 from gpusim.libs.rocblas.checks import (
-    check_enum,
     check_ld,
     check_sizes,
     matrix,
     null,
     scalar_arg,
 )
-from gpusim.libs.rocblas.enums import PREFIX_DTYPE, rocblas_status
+from gpusim.libs.rocblas.enums import PREFIX_DTYPE, RocblasError, rocblas_status
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.launching import launch_gemm
 from gpusim.libs.rocblas.level2 import OP, TRANS_CODE
-from gpusim.libs.rocblas.model import compute_kind, tensile_name
 from gpusim.libs.rocblas.variants import variants, with_example
 
 S = rocblas_status
@@ -108,8 +108,8 @@ def gemm_checks(handle: Any, name: str, dtype: Any, transA: int, transB: int, m:
     h = get_handle(handle, name)
     if h.querying:
         return S.rocblas_status_size_unchanged
-    transA = check_enum(transA, TRANS_CODE, name, "transA")
-    transB = check_enum(transB, TRANS_CODE, name, "transB")
+    transA = check_enum(transA, TRANS_CODE, function=name, arg="transA", error=RocblasError)
+    transB = check_enum(transB, TRANS_CODE, function=name, arg="transB", error=RocblasError)
     check_sizes(name, m=m, n=n, k=k, batch_count=batch_count)
     rows_a = m if transA == OP.rocblas_operation_none else k
     rows_b = k if transB == OP.rocblas_operation_none else n

@@ -36,8 +36,9 @@ from typing import Any
 
 import numpy as np
 
+from gpusim.libs.common import check_enum
+from gpusim.libs.rocblas.blas_time import tensile_name
 from gpusim.libs.rocblas.checks import (
-    check_enum,
     check_ld,
     check_sizes,
     fail,
@@ -46,12 +47,11 @@ from gpusim.libs.rocblas.checks import (
     scalar_arg,
     strided_matrices,
 )
-from gpusim.libs.rocblas.enums import rocblas_datatype, rocblas_status
+from gpusim.libs.rocblas.enums import RocblasError, rocblas_datatype, rocblas_status
 from gpusim.libs.rocblas.gemm import LETTER, apply_op, column_major_product, now
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.launching import launch_gemm
 from gpusim.libs.rocblas.level2 import OP, TRANS_CODE
-from gpusim.libs.rocblas.model import tensile_name
 
 S = rocblas_status
 T = rocblas_datatype
@@ -123,8 +123,8 @@ def _gemm_ex(name: str, handle: Any, transA: int, transB: int, m: int, n: int, k
              batch_count: int, compute_type: int) -> S | None:
     """rocblas_gemm_ex_arg_check order, then the type dispatch (not_implemented)."""
     h = get_handle(handle, name)
-    transA = check_enum(transA, TRANS_CODE, name, "transA")
-    transB = check_enum(transB, TRANS_CODE, name, "transB")
+    transA = check_enum(transA, TRANS_CODE, function=name, arg="transA", error=RocblasError)
+    transB = check_enum(transB, TRANS_CODE, function=name, arg="transB", error=RocblasError)
     check_sizes(name, m=m, n=n, k=k, batch_count=batch_count)
     rows_a = m if transA == OP.rocblas_operation_none else k
     rows_b = k if transB == OP.rocblas_operation_none else n

@@ -1,7 +1,8 @@
 """The rocBLAS handle: device, stream, pointer mode and device-memory (workspace) state.
 
 A handle belongs to the device that was current when it was created; its kernels go on
-its stream (the null stream of that device until ``rocblas_set_stream``). Out-parameters
+its stream (the null stream of that device until ``rocblas_set_stream``, which refuses a
+stream of another device: libs.common.handle, the rule every library follows). Out-parameters
 come back as return values (``handle = rocblas_create_handle()``,
 ``stream = rocblas_get_stream(handle)``).
 
@@ -26,15 +27,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpusim.libs.common import launch
+from gpusim.libs.common import LibraryHandle, check_enum
 from gpusim.libs.rocblas.enums import (
     RocblasError,
     rocblas_atomics_mode,
     rocblas_pointer_mode,
     rocblas_status,
 )
-from gpusim.runtime.scheduler import Op, Stream
-from gpusim.runtime.streams import resolve_stream
 from gpusim.runtime.system import get_system
 
 S = rocblas_status
@@ -42,14 +41,14 @@ DEFAULT_DEVICE_MEMORY_BYTES = 32 << 20  # handle.hpp DEFAULT_DEVICE_MEMORY_SIZE 
 MIN_CHUNK_BYTES = 64  # handle.hpp: sizes are rounded up to multiples of 64 bytes
 
 
-class Handle:
-    """``rocblas_handle``: opaque in C; here its fields are readable for teaching."""
+class Handle(LibraryHandle):
+    """``rocblas_handle``: opaque in C; here its fields are readable for teaching.
+
+    Device, stream (None: the device's null stream), ``queue()`` and ``launch`` come
+    from libs.common's LibraryHandle."""
 
     def __init__(self) -> None:
-        system = get_system()
-        self.system = system
-        self.device = system.current_ordinal
-        self.stream: Stream | None = None  # None: the device's null stream
+        super().__init__()
         self.pointer_mode = rocblas_pointer_mode.rocblas_pointer_mode_host
         self.atomics_mode = rocblas_atomics_mode.rocblas_atomics_allowed
         self.destroyed = False
@@ -64,16 +63,6 @@ class Handle:
     @property
     def device_mode(self) -> bool:
         return self.pointer_mode == rocblas_pointer_mode.rocblas_pointer_mode_device
-
-    def queue(self) -> Stream:
-        """The stream kernels go on (the handle device's null stream by default)."""
-        if self.stream is None:
-            return self.system.scheduler.null_stream(self.device)
-        return self.stream
-
-    def launch(self, fn: Any, **kernel: Any) -> Op:
-        """Queue one library kernel on the handle's stream (see libs.common.launch)."""
-        return launch(self.queue(), fn, **kernel)
 
     def workspace(self, function: str, nbytes: int) -> rocblas_status | None:
         """Ask for ``nbytes`` of device workspace: a status to return in a size query,
@@ -121,20 +110,8 @@ def rocblas_destroy_handle(handle: Handle) -> None:
 
 def rocblas_set_stream(handle: Handle, stream: Any) -> None:
     """Make the handle's kernels go on ``stream`` (0 / None: the null stream)."""
-    h = get_handle(handle, "rocblas_set_stream")
-    if stream is None or (isinstance(stream, int) and stream == 0):
-        h.stream = None
-        return
-    try:
-        target = resolve_stream(stream, origin="rocblas_set_stream")
-    except Exception as exc:  # HipError: destroyed / foreign / not a stream
-        raise RocblasError(S.rocblas_status_invalid_value, "rocblas_set_stream",
-                           f"{exc}; pass a stream from hipStreamCreate or 0") from None
-    if target.device != h.device:
-        raise RocblasError(S.rocblas_status_invalid_value, "rocblas_set_stream",
-                           f"the stream is on device {target.device} but the handle on "
-                           f"device {h.device}; create both under the same hipSetDevice")
-    h.stream = target
+    name = "rocblas_set_stream"
+    get_handle(handle, name).set_stream(stream, function=name, error=RocblasError)
 
 
 def rocblas_get_stream(handle: Handle) -> Any:
@@ -145,13 +122,9 @@ def rocblas_get_stream(handle: Handle) -> Any:
 
 def rocblas_set_pointer_mode(handle: Handle, mode: int) -> None:
     """Where alpha, beta and scalar results live: host (default) or device memory."""
-    h = get_handle(handle, "rocblas_set_pointer_mode")
-    try:
-        h.pointer_mode = rocblas_pointer_mode(mode)
-    except ValueError:
-        raise RocblasError(S.rocblas_status_invalid_value, "rocblas_set_pointer_mode",
-                           f"mode={mode!r}; use rocblas_pointer_mode_host (0) or "
-                           "rocblas_pointer_mode_device (1)") from None
+    name = "rocblas_set_pointer_mode"
+    get_handle(handle, name).pointer_mode = check_enum(
+        mode, rocblas_pointer_mode, function=name, arg="mode", error=RocblasError)
 
 
 def rocblas_get_pointer_mode(handle: Handle) -> rocblas_pointer_mode:
@@ -161,8 +134,9 @@ def rocblas_get_pointer_mode(handle: Handle) -> rocblas_pointer_mode:
 
 def rocblas_set_atomics_mode(handle: Handle, mode: int) -> None:
     """Allow or forbid atomics (kept for API fidelity: results here are deterministic)."""
-    h = get_handle(handle, "rocblas_set_atomics_mode")
-    h.atomics_mode = rocblas_atomics_mode(mode)
+    name = "rocblas_set_atomics_mode"
+    get_handle(handle, name).atomics_mode = check_enum(
+        mode, rocblas_atomics_mode, function=name, arg="mode", error=RocblasError)
 
 
 def rocblas_get_atomics_mode(handle: Handle) -> rocblas_atomics_mode:

@@ -1,4 +1,5 @@
-"""Queue a rocBLAS kernel on the handle's stream with its modeled time and name.
+"""Queue a rocBLAS kernel on the handle's stream (``Handle.launch``, from libs.common) with
+its modeled time (blas_time.py), grid and name.
 
 ``launch_stream`` is for the memory-bound level-1/2 kernels, ``launch_gemm`` for the
 GEMM-shaped level-3 ones; ``deliver`` hands a scalar result (dot, nrm2, iamax, ...) to
@@ -25,37 +26,32 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.devices import DeviceSpec
 from gpusim.libs.common import device_view, host_view, wait
-from gpusim.libs.rocblas import model
+from gpusim.libs.rocblas import blas_time
 from gpusim.libs.rocblas.enums import RocblasError
 from gpusim.libs.rocblas.handle import Handle
 from gpusim.runtime.scheduler import Op
 from gpusim.runtime.streams import enqueue
 
 
-def spec_of(h: Handle) -> DeviceSpec:
-    """The DeviceSpec of the handle's device."""
-    return h.system.devices[h.device].spec
-
-
 def launch_stream(h: Handle, run: Callable[[], Any], kernel: str, n: int, dtype: Any, *,
                   bytes_moved: float, flops: float) -> Op:
     """Queue a memory-bound kernel over ``n`` elements."""
-    seconds, parts = model.stream_seconds(spec_of(h), bytes_moved=bytes_moved, flops=flops,
+    seconds, parts = blas_time.stream_seconds(h.spec, bytes_moved=bytes_moved, flops=flops,
                                           dtype=np.dtype(dtype))
-    grid, block = model.vector_grid(n)
+    grid, block = blas_time.vector_grid(n)
     return h.launch(run, name=kernel, grid=grid, block=block, seconds=seconds,
                     breakdown=parts, bytes_moved=int(bytes_moved))
 
 
 def launch_gemm(h: Handle, run: Callable[[], Any], kernel: str, m: int, n: int, k: int,
                 batch: int, kind: str, **shape: Any) -> Op:
-    """Queue a GEMM-shaped kernel (see model.gemm_seconds for ``shape``); ``{MT}`` in the
+    """Queue a GEMM-shaped kernel (see blas_time.gemm_seconds for
+    ``shape``); ``{MT}`` in the
     kernel name becomes the macro tile the model picked."""
-    seconds, parts = model.gemm_seconds(spec_of(h), m, n, k, batch, kind, **shape)
-    grid, block = model.gemm_grid(spec_of(h), m, n, batch)
-    kernel = kernel.replace("{MT}", str(model.macro_tile(spec_of(h), m, n, batch)))
+    seconds, parts = blas_time.gemm_seconds(h.spec, m, n, k, batch, kind, **shape)
+    grid, block = blas_time.gemm_grid(h.spec, m, n, batch)
+    kernel = kernel.replace("{MT}", str(blas_time.macro_tile(h.spec, m, n, batch)))
     return h.launch(run, name=kernel, grid=grid, block=block, seconds=seconds,
                     breakdown=parts, lds_bytes=32768)
 

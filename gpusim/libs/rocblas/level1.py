@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from gpusim.libs.rocblas.blas_time import ctype
 from gpusim.libs.rocblas.checks import require, scalar_arg, vector
 from gpusim.libs.rocblas.enums import PREFIX_DTYPE, rocblas_status
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.launching import launch_stream
-from gpusim.libs.rocblas.model import ctype
 from gpusim.libs.rocblas.variants import variants, with_example
 
 S = rocblas_status

@@ -23,8 +23,9 @@ from typing import Any
 import numpy as np
 from scipy.linalg.blas import get_blas_funcs
 
+from gpusim.libs.common import check_enum
+from gpusim.libs.rocblas.blas_time import ctype
 from gpusim.libs.rocblas.checks import (
-    check_enum,
     check_inc,
     check_ld,
     check_sizes,
@@ -35,6 +36,7 @@ from gpusim.libs.rocblas.checks import (
 )
 from gpusim.libs.rocblas.enums import (
     PREFIX_DTYPE,
+    RocblasError,
     rocblas_diagonal,
     rocblas_fill,
     rocblas_operation,
@@ -42,7 +44,6 @@ from gpusim.libs.rocblas.enums import (
 )
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.launching import launch_stream
-from gpusim.libs.rocblas.model import ctype
 from gpusim.libs.rocblas.variants import variants, with_example
 
 S = rocblas_status
@@ -74,7 +75,7 @@ def _gemv(name: str, dtype: Any, handle: Any, trans: int, m: int, n: int, alpha:
     h = get_handle(handle, name)
     if h.querying:
         return S.rocblas_status_size_unchanged
-    trans = check_enum(trans, TRANS_CODE, name, "trans")
+    trans = check_enum(trans, TRANS_CODE, function=name, arg="trans", error=RocblasError)
     check_sizes(name, m=m, n=n)
     check_ld(name, "lda", lda, "m", m)
     check_inc(name, "incx", incx)
@@ -150,9 +151,9 @@ def _trsv(name: str, dtype: Any, handle: Any, uplo: int, transA: int, diag: int,
           A: Any, lda: int, x: Any, incx: int) -> S | None:
     """{name}: solve op(A) x = b in place, A triangular n x n {ctype}."""
     h = get_handle(handle, name)
-    uplo = check_enum(uplo, FILLS, name, "uplo")
-    transA = check_enum(transA, TRANS_CODE, name, "transA")
-    diag = check_enum(diag, DIAGS, name, "diag")
+    uplo = check_enum(uplo, FILLS, function=name, arg="uplo", error=RocblasError)
+    transA = check_enum(transA, TRANS_CODE, function=name, arg="transA", error=RocblasError)
+    diag = check_enum(diag, DIAGS, function=name, arg="diag", error=RocblasError)
     check_sizes(name, n=n)
     check_ld(name, "lda", lda, "n", n)
     check_inc(name, "incx", incx)

@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 from scipy.linalg.blas import get_blas_funcs
 
+from gpusim.libs.common import check_enum
+from gpusim.libs.rocblas.blas_time import compute_kind, ctype
 from gpusim.libs.rocblas.checks import (
-    check_enum,
     check_ld,
     check_sizes,
     fail,
@@ -34,11 +35,10 @@ from gpusim.libs.rocblas.checks import (
     same_memory,
     scalar_arg,
 )
-from gpusim.libs.rocblas.enums import PREFIX_DTYPE, rocblas_side, rocblas_status
+from gpusim.libs.rocblas.enums import PREFIX_DTYPE, RocblasError, rocblas_side, rocblas_status
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.launching import launch_gemm
 from gpusim.libs.rocblas.level2 import DIAGS, FILLS, OP, TRANS_CODE
-from gpusim.libs.rocblas.model import compute_kind, ctype
 from gpusim.libs.rocblas.variants import variants, with_example
 
 S = rocblas_status
@@ -70,8 +70,8 @@ def _symm(name: str, dtype: Any, handle: Any, side: int, uplo: int, m: int, n: i
     h = get_handle(handle, name)
     if h.querying:
         return S.rocblas_status_size_unchanged
-    side = check_enum(side, SIDES, name, "side")
-    uplo = check_enum(uplo, FILLS, name, "uplo")
+    side = check_enum(side, SIDES, function=name, arg="side", error=RocblasError)
+    uplo = check_enum(uplo, FILLS, function=name, arg="uplo", error=RocblasError)
     check_sizes(name, m=m, n=n)
     ka = m if side == rocblas_side.rocblas_side_left else n
     check_ld(name, "ldc", ldc, "m", m)
@@ -114,9 +114,9 @@ def _syrk(name: str, dtype: Any, handle: Any, uplo: int, transA: int, n: int, k:
     h = get_handle(handle, name)
     if h.querying:
         return S.rocblas_status_size_unchanged
-    uplo = check_enum(uplo, FILLS, name, "uplo")
+    uplo = check_enum(uplo, FILLS, function=name, arg="uplo", error=RocblasError)
     allowed = list(TRANS_CODE)[:2] if np.dtype(dtype).kind == "c" else TRANS_CODE
-    transA = check_enum(transA, allowed, name, "transA")
+    transA = check_enum(transA, allowed, function=name, arg="transA", error=RocblasError)
     check_sizes(name, n=n, k=k)
     check_ld(name, "ldc", ldc, "n", n)
     rows_a = n if transA == OP.rocblas_operation_none else k
@@ -183,10 +183,10 @@ def _triangular(name: str, dtype: Any, handle: Any, side: int, uplo: int, transA
                 diag: int, m: int, n: int, alpha: Any, A: Any, lda: int, B: Any, ldb: int,
                 C: Any, ldc: int | None, *, solve: bool) -> S | None:
     h = get_handle(handle, name)
-    side = check_enum(side, SIDES, name, "side")
-    uplo = check_enum(uplo, FILLS, name, "uplo")
-    transA = check_enum(transA, TRANS_CODE, name, "transA")
-    diag = check_enum(diag, DIAGS, name, "diag")
+    side = check_enum(side, SIDES, function=name, arg="side", error=RocblasError)
+    uplo = check_enum(uplo, FILLS, function=name, arg="uplo", error=RocblasError)
+    transA = check_enum(transA, TRANS_CODE, function=name, arg="transA", error=RocblasError)
+    diag = check_enum(diag, DIAGS, function=name, arg="diag", error=RocblasError)
     check_sizes(name, m=m, n=n)
     ka = m if side == rocblas_side.rocblas_side_left else n
     if ldc is not None:

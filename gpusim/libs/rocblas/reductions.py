@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
+from gpusim.libs.rocblas.blas_time import ctype
 from gpusim.libs.rocblas.checks import null, vector
 from gpusim.libs.rocblas.enums import PREFIX_DTYPE, real_dtype, rocblas_status
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.launching import deliver, zero_result
-from gpusim.libs.rocblas.model import ctype
 from gpusim.libs.rocblas.variants import variants, with_example
 
 S = rocblas_status

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.libs.rocblas.model import ctype
+from gpusim.libs.rocblas.blas_time import ctype
 
 
 def variants(impl: Callable[..., Any], dtypes: dict[str, Any], pattern: str,

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from gpusim.libs.common import check_enum
 from gpusim.libs.rocfft.errors import RocfftError
 from gpusim.libs.rocfft.types import rocfft_array_type, rocfft_status
 
@@ -80,8 +81,10 @@ def rocfft_plan_description_set_data_layout(
     """
     name = "rocfft_plan_description_set_data_layout"
     check_description(description, name)
-    description.in_array_type = enum_arg(A, in_array_type, "in_array_type", name)
-    description.out_array_type = enum_arg(A, out_array_type, "out_array_type", name)
+    description.in_array_type = check_enum(in_array_type, A,
+                                           function=name, arg="in_array_type", error=RocfftError)
+    description.out_array_type = check_enum(out_array_type, A,
+                                            function=name, arg="out_array_type", error=RocfftError)
     if in_offsets is not None:
         description.in_offsets = (tuple(int(o) for o in in_offsets) + (0,))[:2]
     if out_offsets is not None:
@@ -98,16 +101,6 @@ def check_description(description: Any, function: str) -> None:
         raise RocfftError(S.rocfft_status_invalid_arg_value, function,
                           f"{description!r} is not a plan description; make one with "
                           "rocfft_plan_description_create")
-
-
-def enum_arg(kind: type, value: Any, arg: str, function: str) -> Any:
-    """``value`` as a member of ``kind``, or rocfft_status_invalid_arg_value."""
-    try:
-        return kind(int(value))
-    except (TypeError, ValueError):
-        raise RocfftError(S.rocfft_status_invalid_arg_value, function,
-                          f"{arg}={value!r} is not a {kind.__name__}; use one of "
-                          f"{', '.join(kind.__members__)}") from None
 
 
 def _strides(strides: Any, size: int, side: str, function: str) -> tuple[int, ...] | None:

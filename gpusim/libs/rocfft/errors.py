@@ -18,4 +18,4 @@ class RocfftError(LibraryError):
     status_enum = rocfft_status
     # rocFFT has no pointer or type status: a bad buffer is an invalid argument value.
     pointer_status = rocfft_status.rocfft_status_invalid_arg_value
-    value_status = rocfft_status.rocfft_status_invalid_arg_value
+    value_status = rocfft_status.rocfft_status_invalid_arg_value  # also enums, streams

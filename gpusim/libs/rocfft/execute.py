@@ -4,7 +4,10 @@ The transform is computed with ``scipy.fft`` on the values gathered from the pla
 input layout and scattered into its output layout, unnormalised both ways as rocFFT
 is (a forward then inverse transform multiplies by the product of the lengths), times
 the plan's scale factor. It runs as one kernel on the execution info's stream (the
-null stream by default), with a modeled time (``modeled_seconds``).
+null stream by default), with a modeled time (``modeled_work``: the roofline of its
+FLOPs and bytes). The stream must be on the plan's device (the device current at
+rocfft_plan_create): rocfft_execute refuses one of another device, as every library
+does (libs.common.handle).
 
 >>> import numpy as np
 >>> from gpusim import hip
@@ -28,7 +31,7 @@ import numpy as np
 import scipy.fft
 
 from gpusim.errors import HipError
-from gpusim.libs.common import device_view, launch, roofline_seconds
+from gpusim.libs.common import device_view, launch_roofline, stream_on
 from gpusim.libs.rocfft.errors import RocfftError
 from gpusim.libs.rocfft.layout import Layout, gather, scatter
 from gpusim.libs.rocfft.plan import INPLACE, check_plan, is_bluestein, rocfft_plan
@@ -41,8 +44,6 @@ from gpusim.libs.rocfft.types import (
 )
 from gpusim.runtime.darray import DeviceArray
 from gpusim.runtime.pointers import resolve
-from gpusim.runtime.streams import resolve_stream
-from gpusim.runtime.system import get_system
 
 T = rocfft_transform_type
 # Data a single workgroup's LDS holds for a one-kernel transform (MI300X: 64 KiB LDS per
@@ -71,9 +72,12 @@ def rocfft_execution_info_destroy(info: rocfft_execution_info) -> None:
 
 
 def rocfft_execution_info_set_stream(info: rocfft_execution_info, stream: Any) -> None:
-    """Run the plan's kernels on ``stream`` (a hipStream_t; 0/None: the null stream)."""
+    """Run the plan's kernels on ``stream`` (a hipStream_t; 0/None: the null stream); its
+    device is checked against the plan's at rocfft_execute."""
     name = "rocfft_execution_info_set_stream"
-    _check_info(info, name).stream = resolve_stream(stream, origin=name)
+    _check_info(info, name)
+    target = stream_on(stream, None, function=name, error=RocfftError)
+    info.stream = None if target.null else target
 
 
 def rocfft_execution_info_set_work_buffer(info: rocfft_execution_info, work_buffer: Any,
@@ -133,12 +137,14 @@ def rocfft_execute(plan: rocfft_plan, in_buffer: Any, out_buffer: Any,
     def run() -> None:
         scatter(out_views, plan.output, transform(plan, gather(in_views, plan.input)))
 
-    device = resolve_stream(stream, origin=name).device
-    seconds, breakdown = modeled_seconds(plan, get_system().devices[device].spec)
+    queue = stream_on(stream, plan.device, function=name, error=RocfftError,
+                      owner="the plan")
+    flops, nbytes, passes = modeled_work(plan)
     threads = math.prod(plan.lengths) * plan.batch
-    launch(stream, run, name=kernel_name(plan), grid=(max(1, -(-threads // 256)), 1, 1),
-           block=(256, 1, 1), seconds=seconds, breakdown=breakdown,
-           bytes_moved=int(breakdown["bytes"]))
+    launch_roofline(queue, run, name=kernel_name(plan),
+                    grid=(max(1, -(-threads // 256)), 1, 1), block=(256, 1, 1), flops=flops,
+                    bytes_moved=nbytes, breakdown={"passes": passes},
+                    double=plan.precision == rocfft_precision.rocfft_precision_double)
 
 
 def transform(plan: rocfft_plan, values: np.ndarray) -> np.ndarray:
@@ -169,11 +175,12 @@ def kernel_name(plan: rocfft_plan) -> str:
     return f"fft_rtc_{direction}_len{lengths}_{prec}_{place}_batch{plan.batch}"
 
 
-def modeled_seconds(plan: rocfft_plan, spec: Any) -> tuple[float, dict]:
-    """Roofline time: FLOPs 5 n log2 n per complex 1-D transform of length n (half
-    for real data; Bluestein runs three of its padded length M), bytes the input read
-    and the output written once per pass (one pass when a transform fits one
-    workgroup's LDS, else one per dimension), plus the work buffer written and read."""
+def modeled_work(plan: rocfft_plan) -> tuple[float, float, int]:
+    """(FLOPs, bytes, passes) whose roofline is the modeled time: FLOPs 5 n log2 n per
+    complex 1-D transform of length n (half for real data; Bluestein runs three of its
+    padded length M), bytes the input read and the output written once per pass (one
+    pass when a transform fits one workgroup's LDS, else one per dimension), plus the
+    work buffer written and read."""
     real = plan.transform_type in (T.rocfft_transform_type_real_forward,
                                    T.rocfft_transform_type_real_inverse)
     total = math.prod(plan.lengths) * plan.batch
@@ -188,11 +195,7 @@ def modeled_seconds(plan: rocfft_plan, spec: Any) -> tuple[float, dict]:
             for lay in (plan.input, plan.output)]
     one_kernel = math.prod(plan.lengths) * 2 * comp <= ONE_KERNEL_BYTES
     passes = 1 if one_kernel else len(plan.lengths)
-    nbytes = passes * sum(side) + 2 * plan.work_buffer_bytes
-    peak = spec.fp64_tflops if plan.precision == rocfft_precision.rocfft_precision_double \
-        else spec.fp32_tflops
-    seconds, parts = roofline_seconds(spec, flops=flops, bytes_moved=nbytes, peak_tflops=peak)
-    return seconds, {**parts, "passes": passes}
+    return flops, passes * sum(side) + 2 * plan.work_buffer_bytes, passes
 
 
 def _check_info(info: Any, function: str) -> rocfft_execution_info:

@@ -23,7 +23,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpusim.libs.rocfft.description import check_description, enum_arg, rocfft_plan_description
+from gpusim.libs.common import check_enum
+from gpusim.libs.rocfft.description import check_description, rocfft_plan_description
 from gpusim.libs.rocfft.errors import RocfftError
 from gpusim.libs.rocfft.layout import Layout, default_distance, default_strides, first_collision
 from gpusim.libs.rocfft.types import (
@@ -37,6 +38,7 @@ from gpusim.libs.rocfft.types import (
     rocfft_status,
     rocfft_transform_type,
 )
+from gpusim.runtime.system import get_system
 
 S = rocfft_status
 T = rocfft_transform_type
@@ -70,6 +72,9 @@ class rocfft_plan:  # noqa: N801
     scale_factor: float
     work_buffer_bytes: int
     destroyed: bool = field(default=False, repr=False)
+    # The device current at creation: the plan's kernels run there (rocfft_execute
+    # refuses a stream of another device, as every library does: libs.common.handle).
+    device: int = field(default_factory=lambda: get_system().current_ordinal)
 
 
 _state = {"setup": False}
@@ -107,9 +112,12 @@ def rocfft_plan_create(placement: int, transform_type: int, precision: int,
     if int(number_of_transforms) < 1:
         raise RocfftError(S.rocfft_status_invalid_arg_value, name,
                           f"number_of_transforms={number_of_transforms} must be at least 1")
-    placement = enum_arg(rocfft_result_placement, placement, "placement", name)
-    transform_type = enum_arg(T, transform_type, "transform_type", name)
-    precision = enum_arg(rocfft_precision, precision, "precision", name)
+    placement = check_enum(placement, rocfft_result_placement,
+                           function=name, arg="placement", error=RocfftError)
+    transform_type = check_enum(transform_type, T,
+                                function=name, arg="transform_type", error=RocfftError)
+    precision = check_enum(precision, rocfft_precision,
+                           function=name, arg="precision", error=RocfftError)
     desc = description if description is not None else rocfft_plan_description()
     check_description(desc, name)
     inp, out = _layouts(placement, transform_type, lengths, int(number_of_transforms), desc)

@@ -2,25 +2,42 @@
 device API (generator states inside ``@hip.jit`` kernels), bit-exact with rocRAND 3.2.0.
 
     status.py          rocrand_status / rng_type / ordering enums (C values), RocrandError
-    philox.py          Philox4x32-10 blocks and streams (Random123 known answers)
-    xorwow.py          XORWOW: rocRAND's seeding, GF(2) jump matrices
-    mrg.py             MRG32k3a and MRG31k3p: seeding, modular jump matrices
-    pool.py            engine pools: how XORWOW/MRG/LFSR113 host output is laid out
+    generator.py       create/destroy/set_* (a generator is a libs.common LibraryHandle:
+                       device, stream) and the queued generation
+    generate.py        the rocrand_generate* functions, one per output type and distribution
     engines.py         rng_type -> engine (stream or pool), default seeds, kernel names
+    states.py          device memory a device generator's engines occupy
+    pool.py            engine pools: how XORWOW/MRG/LFSR113 host output is laid out
     sampling.py        which distribution and group widths a generate call uses
     distributions.py   words -> uniform / normal / log-normal / Poisson (numba)
     discrete.py        rocrand_create_discrete/poisson_distribution: alias and CDF tables
-    lfsr113.py, threefry.py, gf2.py   the other engines; GF(2) jump matrices
-    mt19937.py, gf2poly.py   MT19937: 8192 generators 2^1000 apart (jump polynomials)
-    mtgp32.py          MTGP32: 512 parameter sets (data/mtgp32_11213.npz), one per block
     half.py            float16 outputs (uniform / normal / log-normal _half)
-    sobol_vectors.py   Joe-Kuo direction vectors; quasi.py: Sobol32/64 generators;
-                       tables.py: rocrand_get_direction_vectors32/64, _scramble_constants
-    generator.py       create/destroy/set_* and the queued generation; generate.py: the
-                       rocrand_generate* functions
-    device.py          the device API: rocrand_state_*, rocrand_init, rocrand, ...; one
-                       device_*.py per engine family (philox, xorwow, mrg, mrg31k3p,
-                       lfsr113, threefry, sobol, mtgp32) and device_gf2.py / device_bits.py
+    philox.py          Philox4x32-10 blocks and streams (Random123 known answers)
+    threefry.py        ThreeFry 2x32/4x32/2x64/4x64-20 (Random123)
+    xorwow.py          XORWOW: rocRAND's seeding, GF(2) jump matrices
+    mrg.py             MRG32k3a and MRG31k3p: seeding, modular jump matrices
+    lfsr113.py         LFSR113: four Tausworthe components, rocRAND's seeding
+    gf2.py             linear maps over GF(2) on a few-word state (jump matrices)
+    mt19937.py         MT19937: 8192 generators 2^1000 apart
+    gf2poly.py         GF(2) polynomials for MT19937's jump ahead
+    mtgp32.py          MTGP32: 512 parameter sets (data/mtgp32_11213.npz), one per block
+    quasi.py           Sobol32/64 quasi-random generators
+    sobol_vectors.py   Joe-Kuo direction vectors
+    tables.py          rocrand_get_direction_vectors32/64, _scramble_constants32/64
+    device.py          the device API: rocrand_state_*, rocrand_init, rocrand, ...
+    device_wide.py     the rest of it: 2/4-wide draws, double normals, Poisson
+    device_poisson.py  rocrand_poisson(state, lambda) inside kernels
+    device_philox.py   Philox4x32-10 engine inside kernels
+    device_threefry.py ThreeFry engines inside kernels
+    device_xorwow.py   XORWOW engine inside kernels
+    device_mrg.py      MRG32k3a engine inside kernels
+    device_mrg31k3p.py MRG31k3p engine inside kernels
+    device_lfsr113.py  LFSR113 engine inside kernels
+    device_sobol.py    Sobol32/64 and scrambled Sobol inside kernels
+    device_mtgp32.py   MTGP32 inside kernels (a block shares the state)
+    device_gf2.py      GF(2) jumps inside kernels (XORWOW, LFSR113 states)
+    device_bits.py     IEEE-754 bit patterns inside kernels (Box-Muller caches)
+    data/make_mtgp32_params.py  builds data/mtgp32_11213.npz (MTGP32's parameter sets)
 
 Data flow of a host call::
 

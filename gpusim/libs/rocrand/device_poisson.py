@@ -56,13 +56,18 @@ def lgamma_approx(x):
         (z + 7.0 + 0.5) / 2.718281828459045090796)
 
 
-def poisson(uniform_double, normal_double, inverse: bool) -> hip.DeviceFunction:
-    """The ``rocrand_poisson`` of a state with these uniform and normal doubles;
-    ``inverse``: ``poisson_distribution_inv``."""
+def _huge(normal_double) -> hip.DeviceFunction:
+    """Huge lambdas: round(sqrt(lambda) n + lambda) of one normal double."""
 
     @hip.DeviceFunction
     def huge(state, lam):
         return c_round(math.sqrt(lam) * normal_double(state) + lam)
+
+    return huge
+
+
+def _walk(uniform_double) -> hip.DeviceFunction:
+    """poisson_distribution_itr (the inverse method): the CDF against one uniform."""
 
     @hip.DeviceFunction
     def walk(state, lam):
@@ -84,6 +89,12 @@ def poisson(uniform_double, normal_double, inverse: bool) -> hip.DeviceFunction:
             go = np.float64(pw) < lam
         return k
 
+    return walk
+
+
+def _knuth(uniform_double) -> hip.DeviceFunction:
+    """poisson_distribution_small: Knuth's product of uniforms."""
+
     @hip.DeviceFunction
     def knuth(state, lam):
         """poisson_distribution_small: multiply uniforms until exp(-lambda) is passed."""
@@ -95,6 +106,12 @@ def poisson(uniform_double, normal_double, inverse: bool) -> hip.DeviceFunction:
             product *= uniform_double(state)
             go = product > limit
         return k
+
+    return knuth
+
+
+def _reject(uniform_double) -> hip.DeviceFunction:
+    """poisson_distribution_large: rocRAND's rejection method."""
 
     @hip.DeviceFunction
     def reject(state, lam):
@@ -117,6 +134,15 @@ def poisson(uniform_double, normal_double, inverse: bool) -> hip.DeviceFunction:
                 x = (alpha - math.log((1.0 - u) / u)) / beta
                 n = np.floor(x + 0.5)
         return k
+
+    return reject
+
+
+def poisson(uniform_double, normal_double, inverse: bool) -> hip.DeviceFunction:
+    """The ``rocrand_poisson`` of a state with these uniform and normal doubles;
+    ``inverse``: ``poisson_distribution_inv``."""
+    huge, walk = _huge(normal_double), _walk(uniform_double)
+    knuth, reject = _knuth(uniform_double), _reject(uniform_double)
 
     @hip.DeviceFunction
     def draw(state, lam):

@@ -30,12 +30,12 @@ TAGS = {(2, 32): 408, (2, 64): 409, (4, 32): 410, (4, 64): 411}  # the rng_type 
 THREEFRY_ROT = np.stack([threefry._rot(n, bits) for n, bits in TAGS]).astype(np.uint64)
 
 
-def _engine(n: int, bits: int) -> dict:
-    """The device functions of ThreeFry-n x bits-20 (closures over n and bits)."""
+def _rounds(n: int, bits: int) -> hip.DeviceFunction:
+    """ThreeFry-n x bits-20's block function: result = ThreeFry-20(counter, key)."""
     v = list(TAGS).index((n, bits))
     mask = _U(2**bits - 1)
     parity = _U(threefry.PARITY[bits])
-    key, res, sub, tag = n, 2 * n, 3 * n, TAGS[(n, bits)]
+    key, res = n, 2 * n
 
     @hip.DeviceFunction
     def rotl(x, r, p):
@@ -84,6 +84,14 @@ def _engine(n: int, bits: int) -> dict:
         if n == 4:
             st[res + 2], st[res + 3] = x2, x3
 
+    return rounds
+
+
+def _counter(n: int, bits: int) -> tuple[hip.DeviceFunction, hip.DeviceFunction]:
+    """(add, discard): moves of the n-word counter and the substate."""
+    mask = _U(2**bits - 1)
+    sub = 3 * n
+
     @hip.DeviceFunction
     def add(st, first, value):
         """counter[first:] += value (64 bits) with carries, wrapping at the top word."""
@@ -114,6 +122,16 @@ def _engine(n: int, bits: int) -> dict:
             blocks += _U(1)
         st[sub] = s
         add(st, 0, blocks)
+
+    return add, discard
+
+
+def _engine(n: int, bits: int) -> dict:
+    """The device functions of ThreeFry-n x bits-20 (closures over n and bits)."""
+    mask = _U(2**bits - 1)
+    key, res, sub, tag = n, 2 * n, 3 * n, TAGS[(n, bits)]
+    rounds = _rounds(n, bits)
+    add, discard = _counter(n, bits)
 
     @hip.DeviceFunction
     def init(seed, subsequence, offset, st):

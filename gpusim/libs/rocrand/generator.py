@@ -6,7 +6,9 @@ generator's stream, named as rocRAND's kernels are, with a modeled duration (a s
 writes: bytes / HBM bandwidth, plus launch). The engine is built at the first generation
 (or ``rocrand_initialize_generator``, which also queues rocRAND's init kernel) and rebuilt
 after a change of seed, offset, ordering or dimensions; each queued call holds the
-engine it was made with, so later settings never reach work already queued.
+engine it was made with, so later settings never reach work already queued. A generator
+(a libs.common LibraryHandle) belongs to the device current at its creation:
+``rocrand_set_stream`` refuses a stream of another device, as every library does.
 
 >>> import numpy as np
 >>> from gpusim import hip
@@ -25,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.libs.common import device_view, host_view, launch, roofline_seconds
+from gpusim.libs.common import LibraryHandle, check_enum, device_view, host_view, launch_roofline
 from gpusim.libs.rocrand import distributions as dist
 from gpusim.libs.rocrand import sampling, states
 from gpusim.libs.rocrand.engines import KINDS
@@ -36,7 +38,6 @@ from gpusim.libs.rocrand.status import (
     rocrand_rng_type,
     rocrand_status,
 )
-from gpusim.runtime.system import get_system
 
 S = rocrand_status
 ROCRAND_VERSION = 300200  # rocRAND 3.2.0: major * 100000 + minor * 100 + patch
@@ -44,10 +45,13 @@ PSEUDO_ORDERINGS = (100, 101, 102, 103, 104)
 NO_OFFSET = (403, 407)  # mtgp32.hpp, mt19937.hpp: set_offset returns TYPE_ERROR
 
 
-class rocrand_generator:  # noqa: N801 - C name
+class rocrand_generator(LibraryHandle):  # noqa: N801 - C name
     """A generator (``rocrand_generator`` handle). Fields are read-only for users."""
 
+    owner = "the generator"
+
     def __init__(self, rng_type: int, host: bool):
+        super().__init__()
         self.rng_type = rocrand_rng_type(rng_type)
         self.host = host
         self.quasi = int(rng_type) >= 500
@@ -56,7 +60,6 @@ class rocrand_generator:  # noqa: N801 - C name
         self.offset = 0
         self.ordering = rocrand_ordering(201 if self.quasi else 101)
         self.dimensions = 1
-        self.stream: Any = None
         self.engine: Any = None
         self.device_states: Any = None  # device memory of the engines (states.py)
         self.poisson: dict[float, tuple] = {}
@@ -75,14 +78,9 @@ def _gen(generator: Any, function: str) -> rocrand_generator:
 
 
 def _create(rng_type: Any, host: bool, function: str) -> rocrand_generator:
-    try:
-        value = int(rng_type)
-        rocrand_rng_type(value)
-    except (TypeError, ValueError):
-        raise RocrandError(S.ROCRAND_STATUS_TYPE_ERROR, function,
-                           f"rng_type={rng_type!r} is not a rocrand_rng_type; use e.g. "
-                           "ROCRAND_RNG_PSEUDO_PHILOX4_32_10") from None
-    return rocrand_generator(value, host)
+    kind = check_enum(rng_type, rocrand_rng_type, function=function, arg="rng_type",
+                      error=RocrandError)
+    return rocrand_generator(int(kind), host)
 
 
 def rocrand_create_generator(rng_type: Any) -> rocrand_generator:
@@ -104,7 +102,8 @@ def rocrand_destroy_generator(generator: Any) -> None:
 
 def rocrand_set_stream(generator: Any, stream: Any) -> None:
     """Queue this generator's kernels on ``stream`` (None/0: the null stream)."""
-    _gen(generator, "rocrand_set_stream").stream = stream
+    name = "rocrand_set_stream"
+    _gen(generator, name).set_stream(stream, function=name, error=RocrandError)
 
 
 def rocrand_set_seed(generator: Any, seed: int) -> None:
@@ -179,7 +178,7 @@ def rocrand_get_version() -> int:
 
 
 def _arch(g: rocrand_generator) -> str:
-    return get_system().devices[get_system().current_ordinal].spec.gcn_arch_name
+    return g.spec.gcn_arch_name
 
 
 def _engine(g: rocrand_generator, function: str = "rocrand_initialize_generator") -> Any:
@@ -224,14 +223,11 @@ def _queue(g: rocrand_generator, name: str, nbytes: int, fn: Any) -> None:
     if g.host:
         fn()
         return
-    spec = get_system().devices[get_system().current_ordinal].spec
     threads, blocks = _config(g)
     # A generation kernel streams its output: ~40 integer ops per 4 bytes written
     # (Philox: 10 rounds of 2 multiplies and xors per 4 words), bound by HBM writes.
-    seconds, parts = roofline_seconds(spec, flops=10 * nbytes, bytes_moved=nbytes,
-                                      peak_tflops=spec.fp32_tflops)
-    launch(g.stream, fn, name=name, grid=(blocks, 1, 1), block=(threads, 1, 1),
-           seconds=seconds, breakdown=parts, bytes_moved=nbytes)
+    launch_roofline(g.queue(), fn, name=name, grid=(blocks, 1, 1), block=(threads, 1, 1),
+                    flops=10 * nbytes, bytes_moved=nbytes)
 
 
 def _output(g: rocrand_generator, out: Any, n: int, dtype: Any, function: str) -> np.ndarray:

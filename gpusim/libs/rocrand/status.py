@@ -9,11 +9,12 @@ Where each status comes from here: NOT_CREATED (a destroyed or foreign generator
 TYPE_ERROR (bad rng type, 64-bit output from a 32-bit generator, offsets of MTGP32 and
 MT19937, seeds and dimensions of the wrong kind), OUT_OF_RANGE (orderings, dimensions,
 lambda), LENGTH_NOT_MULTIPLE (quasi-random lengths), LAUNCH_FAILURE (an output that is
-not device memory), ALLOCATION_FAILED (no device memory for MT19937's or MTGP32's engines;
-states.py). rocRAND 3.2.0 never returns VERSION_MISMATCH or DOUBLE_PRECISION_REQUIRED
-(declared for cuRAND compatibility: ``git grep`` finds them only in ``rocrand.h`` and the
-Fortran module), and returns INTERNAL_ERROR only when a HIP call inside it fails
-(``hipGetDevice`` for the config, a memcpy), which the emulated runtime does not do.
+not device memory, a stream of another device than the generator's), ALLOCATION_FAILED
+(no device memory for MT19937's or MTGP32's engines; states.py). rocRAND 3.2.0 never
+returns VERSION_MISMATCH or DOUBLE_PRECISION_REQUIRED (declared for cuRAND compatibility:
+``git grep`` finds them only in ``rocrand.h`` and the Fortran module), and returns
+INTERNAL_ERROR only when a HIP call inside it fails (``hipGetDevice`` for the config, a
+memcpy), which the emulated runtime does not do.
 
 >>> rocrand_rng_type.ROCRAND_RNG_PSEUDO_PHILOX4_32_10.value
 404
@@ -92,3 +93,6 @@ class RocrandError(LibraryError):
     status_enum = rocrand_status
     pointer_status = rocrand_status.ROCRAND_STATUS_LAUNCH_FAILURE  # a kernel would fault
     value_status = rocrand_status.ROCRAND_STATUS_TYPE_ERROR
+    # A stream of another device than the generator's: its kernels could not be launched
+    # there (rocRAND reports a failed hipLaunchKernelGGL as LAUNCH_FAILURE).
+    stream_status = rocrand_status.ROCRAND_STATUS_LAUNCH_FAILURE

@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 from scipy.linalg.lapack import get_lapack_funcs
 
-from gpusim.libs.rocblas.checks import check_enum, check_ld, check_sizes, null
-from gpusim.libs.rocblas.enums import PREFIX_DTYPE, rocblas_status
+from gpusim.libs.common import check_enum
+from gpusim.libs.rocblas.checks import check_ld, check_sizes, null
+from gpusim.libs.rocblas.enums import PREFIX_DTYPE, RocblasError, rocblas_status
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.level2 import FILLS
 from gpusim.libs.rocblas.variants import variants, with_example
@@ -44,7 +45,7 @@ def potrf(name: str, dtype: Any, handle: Any, uplo: int, n: int, A: Any, lda: in
           strideA: int, info: Any, batch: int, layout: str) -> S | None:
     """potrf in any layout (rocsolver_potf2_potrf_argCheck order)."""
     h = get_handle(handle, name)
-    uplo = check_enum(uplo, FILLS, name, "uplo")
+    uplo = check_enum(uplo, FILLS, function=name, arg="uplo", error=RocblasError)
     check_sizes(name, n=n, batch_count=batch)
     check_ld(name, "lda", lda, "n", n, at_least_one=False)
     if h.querying:
@@ -122,7 +123,7 @@ def _potrs(name: str, dtype: Any, handle: Any, uplo: int, n: int, nrhs: int, A: 
            lda: int, B: Any, ldb: int) -> S | None:
     """{name}: solve A X = B with A's Cholesky factor from potrf ({ctype}); X overwrites B."""
     h = get_handle(handle, name)
-    uplo = check_enum(uplo, FILLS, name, "uplo")
+    uplo = check_enum(uplo, FILLS, function=name, arg="uplo", error=RocblasError)
     check_sizes(name, n=n, nrhs=nrhs)
     check_ld(name, "lda", lda, "n", n, at_least_one=False)
     check_ld(name, "ldb", ldb, "n", n, at_least_one=False)

@@ -28,12 +28,12 @@ from typing import Any
 import numpy as np
 
 from gpusim.libs.common import device_view
+from gpusim.libs.rocblas.blas_time import compute_kind, ctype, tensile_name
 from gpusim.libs.rocblas.checks import matrix, pointer_array, strided_matrices
 from gpusim.libs.rocblas.enums import RocblasError
 from gpusim.libs.rocblas.gemm import type_code
 from gpusim.libs.rocblas.handle import Handle
 from gpusim.libs.rocblas.launching import launch_gemm, launch_stream
-from gpusim.libs.rocblas.model import compute_kind, ctype, tensile_name
 
 NB = 64  # panel width of the blocked factorizations (rocSOLVER's GETRF/POTRF block size)
 

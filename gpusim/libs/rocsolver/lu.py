@@ -27,8 +27,9 @@ from typing import Any
 import numpy as np
 from scipy.linalg.lapack import get_lapack_funcs
 
-from gpusim.libs.rocblas.checks import check_enum, check_ld, check_sizes, matrix, null
-from gpusim.libs.rocblas.enums import PREFIX_DTYPE, rocblas_status
+from gpusim.libs.common import check_enum
+from gpusim.libs.rocblas.checks import check_ld, check_sizes, matrix, null
+from gpusim.libs.rocblas.enums import PREFIX_DTYPE, RocblasError, rocblas_status
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.level2 import TRANS_CODE
 from gpusim.libs.rocblas.variants import variants, with_example
@@ -85,7 +86,7 @@ def getrs(name: str, dtype: Any, handle: Any, trans: int, n: int, nrhs: int, A: 
           batch: int, layout: str) -> S | None:
     """getrs in any layout (rocsolver_getrs_argCheck order)."""
     h = get_handle(handle, name)
-    trans = check_enum(trans, TRANS_CODE, name, "trans")
+    trans = check_enum(trans, TRANS_CODE, function=name, arg="trans", error=RocblasError)
     check_sizes(name, n=n, nrhs=nrhs, batch_count=batch)
     check_ld(name, "lda", lda, "n", n, at_least_one=False)
     check_ld(name, "ldb", ldb, "n", n, at_least_one=False)

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 from scipy.linalg.lapack import get_lapack_funcs
 
-from gpusim.libs.common import device_view
-from gpusim.libs.rocblas.checks import check_enum, check_ld, check_sizes, fail, matrix, null
+from gpusim.libs.common import check_enum, device_view
+from gpusim.libs.rocblas.checks import check_ld, check_sizes, fail, matrix, null
 from gpusim.libs.rocblas.enums import PREFIX_DTYPE, RocblasError, rocblas_status
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.level2 import OP
@@ -131,7 +131,7 @@ def _gels(name: str, dtype: Any, handle: Any, trans: int, m: int, n: int, nrhs: 
     allowed = [OP.rocblas_operation_none,
                OP.rocblas_operation_conjugate_transpose if complex_ else
                OP.rocblas_operation_transpose]
-    trans = check_enum(trans, allowed, name, "trans")
+    trans = check_enum(trans, allowed, function=name, arg="trans", error=RocblasError)
     check_sizes(name, m=m, n=n, nrhs=nrhs)
     check_ld(name, "lda", lda, "m", m, at_least_one=False)
     check_ld(name, "ldb", ldb, "max(m, n)", max(m, n), at_least_one=False)

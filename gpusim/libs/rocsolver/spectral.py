@@ -31,8 +31,8 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg.lapack import get_lapack_funcs
 
-from gpusim.libs.common import device_view
-from gpusim.libs.rocblas.checks import check_enum, check_ld, check_sizes, fail, matrix, null
+from gpusim.libs.common import check_enum, device_view
+from gpusim.libs.rocblas.checks import check_ld, check_sizes, fail, matrix, null
 from gpusim.libs.rocblas.enums import PREFIX_DTYPE, RocblasError, real_dtype, rocblas_status
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.level2 import FILLS
@@ -71,8 +71,8 @@ def _gesvd(name: str, dtype: Any, handle: Any, left_svect: int, right_svect: int
            fast_alg: int, info: Any) -> S | None:
     """{name}: singular values (and vectors) of the m x n {ctype} A; V receives V^H."""
     h = get_handle(handle, name)
-    left = check_enum(left_svect, SV, name, "left_svect")
-    right = check_enum(right_svect, SV, name, "right_svect")
+    left = check_enum(left_svect, SV, function=name, arg="left_svect", error=RocblasError)
+    right = check_enum(right_svect, SV, function=name, arg="right_svect", error=RocblasError)
     if left == right == SV.rocblas_svect_overwrite:
         raise fail(S.rocblas_status_invalid_value, name,
                    "left_svect and right_svect cannot both be rocblas_svect_overwrite "
@@ -151,8 +151,9 @@ def _syevd(name: str, dtype: Any, handle: Any, evect: int, uplo: int, n: int, A:
     symmetric / Hermitian {ctype} A (rocsolver_syev_heev_argCheck order)."""
     h = get_handle(handle, name)
     evect = check_enum(evect, (rocblas_evect.rocblas_evect_original,
-                               rocblas_evect.rocblas_evect_none), name, "evect")
-    uplo = check_enum(uplo, FILLS, name, "uplo")
+                               rocblas_evect.rocblas_evect_none),
+                       function=name, arg="evect", error=RocblasError)
+    uplo = check_enum(uplo, FILLS, function=name, arg="uplo", error=RocblasError)
     check_sizes(name, n=n)
     check_ld(name, "lda", lda, "n", n, at_least_one=False)
     if h.querying:

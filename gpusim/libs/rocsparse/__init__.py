@@ -3,7 +3,8 @@ under rocSPARSE's C names.
 
     types.py        rocSPARSE's enums (status, operation, index base, formats, ...)
     errors.py       RocsparseError with ``.status`` (and ``.position`` for zero pivots)
-    handle.py       handles (stream, pointer mode), matrix descriptors, matrix info
+    handle.py       handles (a libs.common LibraryHandle: device, stream; pointer mode),
+                    matrix descriptors, matrix info
     calls.py        argument checks in rocSPARSE's order, kernels with modeled time,
                     the s/d/c/z routine families
     storage.py      CSR, COO, ELL, BSR as rocSPARSE lays them out -> scipy.sparse

@@ -10,7 +10,7 @@ that takes the element type first.
 Modeled time: sparse kernels are bound by memory traffic, so a routine states the
 bytes it moves (each array read or written once; a dense vector gathered through
 column indices counted once, as if it stayed in cache) and the FLOPs; the time is the
-roofline at the device's HBM bandwidth and vector peak (``gpusim.libs.common.model``).
+roofline at the device's HBM bandwidth and vector peak (``gpusim.libs.common.modeled_time``).
 
 >>> import numpy as np
 >>> from gpusim.libs.rocsparse.handle import rocsparse_create_handle
@@ -29,13 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from gpusim.libs.common import device_view, launch, roofline_seconds, scalar_reader, wait
+from gpusim.libs.common import check_enum, device_view, launch_roofline, scalar_reader, wait
 from gpusim.libs.rocsparse.errors import RocsparseError
-from gpusim.libs.rocsparse.handle import check_enum, check_handle
+from gpusim.libs.rocsparse.handle import check_handle
 from gpusim.libs.rocsparse.types import rocsparse_pointer_mode, rocsparse_status
 from gpusim.runtime.darray import DeviceArray
 from gpusim.runtime.scheduler import Op
-from gpusim.runtime.system import get_system
 
 S = rocsparse_status
 I32 = np.dtype(np.int32)  # rocsparse_int
@@ -60,8 +59,10 @@ class Call:
             if int(value) < 0:
                 raise self.fail(S.rocsparse_status_invalid_size, f"{name}={value} must be >= 0")
 
-    def enum(self, kind: type, value: Any, arg: str) -> Any:
-        return check_enum(kind, value, arg, self.function)
+    def enum(self, value: Any, allowed: Any, arg: str) -> Any:
+        """libs.common's check_enum for this call (rocsparse_status_invalid_value)."""
+        return check_enum(value, allowed, function=self.function, arg=arg,
+                          error=RocsparseError)
 
     def view(self, ptr: Any, dtype: Any, count: int, arg: str) -> np.ndarray:
         """Flat view of ``count`` elements at a device pointer; a null pointer is fine
@@ -93,16 +94,13 @@ class Call:
 
     def launch(self, fn: Callable[[], Any], *, kernel: str, rows: int, nbytes: float,
                flops: float = 0.0, dtype: Any = np.float32) -> Op:
-        """Queue ``fn`` as ``kernel`` on the handle's stream with its modeled time."""
-        spec = get_system().devices[self.handle.device].spec
-        double = np.dtype(dtype) in (np.float64, np.complex128)
-        seconds, parts = roofline_seconds(
-            spec, flops=flops, bytes_moved=nbytes,
-            peak_tflops=spec.fp64_tflops if double else spec.fp32_tflops)
+        """Queue ``fn`` as ``kernel`` on the handle's stream with its modeled time: one
+        work-item per row, the roofline at the precision's vector peak."""
         grid = (max(1, -(-int(rows) // THREADS_PER_BLOCK)), 1, 1)
-        return launch(self.handle.stream, fn, name=kernel, grid=grid,
-                      block=(THREADS_PER_BLOCK, 1, 1), seconds=seconds, breakdown=parts,
-                      bytes_moved=int(nbytes))
+        return launch_roofline(self.handle.queue(), fn, name=kernel, grid=grid,
+                               block=(THREADS_PER_BLOCK, 1, 1), flops=flops,
+                               bytes_moved=nbytes,
+                               double=np.dtype(dtype) in (np.float64, np.complex128))
 
     def result_target(self, ptr: Any, arg: str) -> np.ndarray | None:
         """Where a scalar result (an nnz count) goes: device memory in pointer mode

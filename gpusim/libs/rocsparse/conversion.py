@@ -40,7 +40,7 @@ def rocsparse_csr2coo(handle: Any, csr_row_ptr: Any, nnz: int, m: int, coo_row_i
     """Expand a CSR row pointer into one row index per non-zero."""
     call = Call(handle, "rocsparse_csr2coo")
     call.sizes(nnz=nnz, m=m)
-    base = int(call.enum(rocsparse_index_base, idx_base, "idx_base"))
+    base = int(call.enum(idx_base, rocsparse_index_base, "idx_base"))
     rp = call.view(csr_row_ptr, I32, m + 1, "csr_row_ptr")
     rows = call.view(coo_row_ind, I32, nnz, "coo_row_ind")
 
@@ -56,7 +56,7 @@ def rocsparse_coo2csr(handle: Any, coo_row_ind: Any, nnz: int, m: int, csr_row_p
     """Compress row indices (sorted by row) into a CSR row pointer."""
     call = Call(handle, "rocsparse_coo2csr")
     call.sizes(nnz=nnz, m=m)
-    base = int(call.enum(rocsparse_index_base, idx_base, "idx_base"))
+    base = int(call.enum(idx_base, rocsparse_index_base, "idx_base"))
     rows = call.view(coo_row_ind, I32, nnz, "coo_row_ind")
     rp = call.view(csr_row_ptr, I32, m + 1, "csr_row_ptr")
 
@@ -77,7 +77,7 @@ def rocsparse_csr2csc_buffer_size(handle: Any, m: int, n: int, nnz: int, csr_row
     non-zero, at least 4 bytes)."""
     call = Call(handle, "rocsparse_csr2csc_buffer_size")
     call.sizes(m=m, n=n, nnz=nnz)
-    call.enum(rocsparse_action, copy_values, "copy_values")
+    call.enum(copy_values, rocsparse_action, "copy_values")
     call.view(csr_row_ptr, I32, m + 1, "csr_row_ptr")
     call.view(csr_col_ind, I32, nnz, "csr_col_ind")
     return max(4, 8 * int(nnz))
@@ -91,9 +91,9 @@ def csr2csc(dtype: np.dtype, function: str, handle: Any, m: int, n: int, nnz: in
     rocsparse_action_numeric, the pattern only with rocsparse_action_symbolic."""
     call = Call(handle, function)
     call.sizes(m=m, n=n, nnz=nnz)
-    numeric = call.enum(rocsparse_action, copy_values, "copy_values") == \
+    numeric = call.enum(copy_values, rocsparse_action, "copy_values") == \
         rocsparse_action.rocsparse_action_numeric
-    base = int(call.enum(rocsparse_index_base, idx_base, "idx_base"))
+    base = int(call.enum(idx_base, rocsparse_index_base, "idx_base"))
     rp, ci = call.view(csr_row_ptr, I32, m + 1, "csr_row_ptr"), call.view(
         csr_col_ind, I32, nnz, "csr_col_ind")
     val = call.view(csr_val, dtype, nnz if numeric else 0, "csr_val")
@@ -170,7 +170,7 @@ def csr2ell(dtype: np.dtype, function: str, handle: Any, m: int, csr_descr: Any,
 def _blocks(call: Call, direction: int, m: int, n: int, csr_descr: Any, block_dim: int,
             bsr_descr: Any) -> tuple[rocsparse_direction, int, int, int, int]:
     """Checks shared by csr2bsr_nnz and csr2bsr: (dir, csr base, bsr base, mb, nb)."""
-    direction = call.enum(rocsparse_direction, direction, "dir")
+    direction = call.enum(direction, rocsparse_direction, "dir")
     call.sizes(m=m, n=n)
     if int(block_dim) < 1:
         raise call.fail(S.rocsparse_status_invalid_size,

@@ -74,7 +74,7 @@ def _triangle(a: sp.csr_matrix, descr: Any) -> tuple[sp.csr_matrix, bool, bool]:
 
 def _arrays(call: Call, dtype: np.dtype, trans: int, m: int, nnz: int, descr: Any,
             csr_val: Any, csr_row_ptr: Any, csr_col_ind: Any, info: Any) -> tuple:
-    trans = call.enum(rocsparse_operation, trans, "trans")
+    trans = call.enum(trans, rocsparse_operation, "trans")
     call.sizes(m=m, nnz=nnz)
     descr = check_descr(descr, call.function)
     check_info(info, call.function)
@@ -103,8 +103,8 @@ def csrsv_analysis(dtype: np.dtype, function: str, handle: Any, trans: int, m: i
     call = Call(handle, function)
     trans, descr, build, nbytes = _arrays(call, dtype, trans, m, nnz, descr, csr_val,
                                           csr_row_ptr, csr_col_ind, info)
-    policy = call.enum(rocsparse_analysis_policy, analysis, "analysis")
-    call.enum(rocsparse_solve_policy, solve, "solve")
+    policy = call.enum(analysis, rocsparse_analysis_policy, "analysis")
+    call.enum(solve, rocsparse_solve_policy, "solve")
     call.view(temp_buffer, np.uint8, max(4, 4 * int(m)) if m else 0, "temp_buffer")
     key = ("csrsv", trans, descr.fill_mode)
     if key in info.analyses and policy == rocsparse_analysis_policy.rocsparse_analysis_policy_reuse:
@@ -145,7 +145,7 @@ def csrsv_solve(dtype: np.dtype, function: str, handle: Any, trans: int, m: int,
     trans, descr, build, nbytes = _arrays(call, dtype, trans, m, nnz, descr, csr_val,
                                           csr_row_ptr, csr_col_ind, info)
     a = call.scalar(alpha, dtype, "alpha")
-    call.enum(rocsparse_solve_policy, policy, "policy")
+    call.enum(policy, rocsparse_solve_policy, "policy")
     result = info.analyses.get(("csrsv", trans, descr.fill_mode))
     if result is None:
         raise call.fail(S.rocsparse_status_invalid_pointer,

@@ -68,7 +68,7 @@ def nnz(dtype: np.dtype, function: str, handle: Any, dir: int, m: int, n: int, d
     ``nnz_per_row_columns``; the total is returned (pointer mode host) or written to
     ``nnz_total_dev_host_ptr`` (pointer mode device)."""
     call = Call(handle, function)
-    direction = call.enum(rocsparse_direction, dir, "dir")
+    direction = call.enum(dir, rocsparse_direction, "dir")
     call.sizes(m=m, n=n)
     check_descr(descr, function)
     dense = _dense(call, dtype, A, m, n, ld)

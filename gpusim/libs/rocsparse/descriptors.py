@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from gpusim.libs.common import check_enum
 from gpusim.libs.rocsparse import storage
 from gpusim.libs.rocsparse.errors import RocsparseError
-from gpusim.libs.rocsparse.handle import check_enum
 from gpusim.libs.rocsparse.types import (
     DATA_DTYPE,
     INDEX_DTYPE,
@@ -94,7 +94,7 @@ def _common(function: str, sizes: dict, pointers: dict, types: dict) -> dict:
         if ptr is None and needed:
             raise RocsparseError(S.rocsparse_status_invalid_pointer, function,
                                  f"argument '{name}' is a null pointer; pass device memory")
-    return {name: check_enum(kind, value, name, function)
+    return {name: check_enum(value, kind, function=function, arg=name, error=RocsparseError)
             for name, (kind, value) in types.items()}
 
 

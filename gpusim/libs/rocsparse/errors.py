@@ -22,4 +22,5 @@ class RocsparseError(LibraryError):
     pointer_status = rocsparse_status.rocsparse_status_invalid_pointer
     # A wrong element type: rocSPARSE's status for types that do not match.
     value_status = rocsparse_status.rocsparse_status_type_mismatch
+    enum_status = stream_status = rocsparse_status.rocsparse_status_invalid_value
     position: int | None = None

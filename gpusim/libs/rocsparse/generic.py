@@ -121,11 +121,11 @@ def rocsparse_spmv(handle: Any, trans: int, alpha: Any, mat: Any, x: Any, beta: 
     """One stage of y := alpha * op(A) * x + beta * y; the buffer-size stage returns the
     size in bytes (C's ``*buffer_size``), the others return None."""
     call = Call(handle, "rocsparse_spmv")
-    trans = call.enum(rocsparse_operation, trans, "trans")
+    trans = call.enum(trans, rocsparse_operation, "trans")
     _pointers(call, alpha=alpha, mat=mat, x=x, beta=beta, y=y)
-    compute = call.enum(rocsparse_datatype, compute_type, "compute_type")
-    alg = call.enum(rocsparse_spmv_alg, alg, "alg")
-    stage = call.enum(rocsparse_spmv_stage, stage, "stage")
+    compute = call.enum(compute_type, rocsparse_datatype, "compute_type")
+    alg = call.enum(alg, rocsparse_spmv_alg, "alg")
+    stage = call.enum(stage, rocsparse_spmv_stage, "stage")
     mat, x, y = (check_spmat(mat, call.function, "mat"), check_dnvec(x, call.function, "x"),
                  check_dnvec(y, call.function, "y"))
     types = (compute, mat.data_type, x.data_type, y.data_type)
@@ -170,12 +170,12 @@ def rocsparse_spmm(handle: Any, trans_A: int, trans_B: int, alpha: Any, mat_A: A
     """One stage of C := alpha * op(A) * op(B) + beta * C, A sparse (CSR, COO or BSR),
     B and C dense matrices; the buffer-size stage returns bytes (model: 0, as spmv)."""
     call = Call(handle, "rocsparse_spmm")
-    trans_a = call.enum(rocsparse_operation, trans_A, "trans_A")
-    trans_b = call.enum(rocsparse_operation, trans_B, "trans_B")
+    trans_a = call.enum(trans_A, rocsparse_operation, "trans_A")
+    trans_b = call.enum(trans_B, rocsparse_operation, "trans_B")
     _pointers(call, alpha=alpha, mat_A=mat_A, mat_B=mat_B, beta=beta, mat_C=mat_C)
-    compute = call.enum(rocsparse_datatype, compute_type, "compute_type")
-    call.enum(rocsparse_spmm_alg, alg, "alg")
-    stage = call.enum(rocsparse_spmm_stage, stage, "stage")
+    compute = call.enum(compute_type, rocsparse_datatype, "compute_type")
+    call.enum(alg, rocsparse_spmm_alg, "alg")
+    stage = call.enum(stage, rocsparse_spmm_stage, "stage")
     a = check_spmat(mat_A, call.function, "mat_A")
     b, c = check_dnmat(mat_B, call.function, "mat_B"), check_dnmat(mat_C, call.function,
                                                                      "mat_C")

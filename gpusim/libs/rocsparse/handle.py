@@ -1,7 +1,9 @@
 """rocSPARSE handles, matrix descriptors and matrix info objects.
 
-A handle carries the stream every call queues its kernels on and the pointer mode of
-scalar arguments (alpha, beta, nnz totals). A matrix descriptor says how to read a
+A handle (a libs.common LibraryHandle) belongs to the device current at its creation and
+carries the stream every call queues its kernels on (``rocsparse_set_stream`` refuses a
+stream of another device, as every library does) and the pointer mode of scalar
+arguments (alpha, beta, nnz totals). A matrix descriptor says how to read a
 sparse matrix: index base, matrix type, fill mode, diagonal type, storage mode
 (defaults as rocSPARSE: zero base, general, lower, non-unit, sorted). A matrix info
 holds what analysis routines learn (csrsv's levels and zero pivot).
@@ -18,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpusim.libs.common import LibraryHandle, check_enum
 from gpusim.libs.rocsparse.errors import RocsparseError
 from gpusim.libs.rocsparse.types import (
     rocsparse_diag_type,
@@ -28,20 +31,21 @@ from gpusim.libs.rocsparse.types import (
     rocsparse_status,
     rocsparse_storage_mode,
 )
-from gpusim.runtime.streams import resolve_stream
-from gpusim.runtime.system import get_system
 
 S = rocsparse_status
 
 
-@dataclass
-class rocsparse_handle:  # noqa: N801 - the C type's name
-    """The library context: device, stream, pointer mode."""
+class rocsparse_handle(LibraryHandle):  # noqa: N801 - the C type's name
+    """The library context: device and stream (LibraryHandle), pointer mode."""
 
-    device: int
-    stream: Any = None
-    pointer_mode: rocsparse_pointer_mode = rocsparse_pointer_mode.rocsparse_pointer_mode_host
-    destroyed: bool = field(default=False, repr=False)
+    def __init__(self) -> None:
+        super().__init__()
+        self.pointer_mode = rocsparse_pointer_mode.rocsparse_pointer_mode_host
+        self.destroyed = False
+
+    def __repr__(self) -> str:
+        return (f"rocsparse_handle(device={self.device}, stream={self.stream!r}, "
+                f"pointer_mode={self.pointer_mode!r})")
 
 
 @dataclass
@@ -62,7 +66,7 @@ class rocsparse_mat_info:  # noqa: N801
 
 def rocsparse_create_handle() -> rocsparse_handle:
     """A handle on the current device, on its null stream, pointer mode host."""
-    return rocsparse_handle(get_system().current_ordinal)
+    return rocsparse_handle()
 
 
 def rocsparse_destroy_handle(handle: rocsparse_handle) -> None:
@@ -73,7 +77,7 @@ def rocsparse_destroy_handle(handle: rocsparse_handle) -> None:
 def rocsparse_set_stream(handle: rocsparse_handle, stream: Any) -> None:
     """Queue the handle's kernels on ``stream`` (0/None: the null stream)."""
     name = "rocsparse_set_stream"
-    check_handle(handle, name).stream = resolve_stream(stream, origin=name)
+    check_handle(handle, name).set_stream(stream, function=name, error=RocsparseError)
 
 
 def rocsparse_get_stream(handle: rocsparse_handle) -> Any:
@@ -85,8 +89,8 @@ def rocsparse_set_pointer_mode(handle: rocsparse_handle, mode: int) -> None:
     """Host: scalars are numbers read at the call; device: device pointers read by the
     kernel, and results (nnz totals) written to device memory."""
     name = "rocsparse_set_pointer_mode"
-    check_handle(handle, name).pointer_mode = check_enum(rocsparse_pointer_mode, mode,
-                                                         "mode", name)
+    check_handle(handle, name).pointer_mode = check_enum(
+        mode, rocsparse_pointer_mode, function=name, arg="mode", error=RocsparseError)
 
 
 def rocsparse_get_pointer_mode(handle: rocsparse_handle) -> rocsparse_pointer_mode:
@@ -113,7 +117,8 @@ def rocsparse_copy_mat_descr(dest: rocsparse_mat_descr, src: rocsparse_mat_descr
 def _setter(attribute: str, kind: type) -> tuple:
     def set_(descr: rocsparse_mat_descr, value: int) -> None:
         name = f"rocsparse_set_mat_{attribute}"
-        setattr(check_descr(descr, name), attribute, check_enum(kind, value, attribute, name))
+        setattr(check_descr(descr, name), attribute,
+                check_enum(value, kind, function=name, arg=attribute, error=RocsparseError))
 
     def get(descr: rocsparse_mat_descr) -> Any:
         return getattr(check_descr(descr, f"rocsparse_get_mat_{attribute}"), attribute)
@@ -171,13 +176,3 @@ def check_info(info: Any, function: str) -> rocsparse_mat_info:
                              f"argument 'info' is {info!r}, not a matrix info; make one with "
                              "rocsparse_create_mat_info")
     return info
-
-
-def check_enum(kind: type, value: Any, arg: str, function: str) -> Any:
-    """``value`` as a member of ``kind``, or rocsparse_status_invalid_value."""
-    try:
-        return kind(int(value))
-    except (TypeError, ValueError):
-        raise RocsparseError(S.rocsparse_status_invalid_value, function,
-                             f"argument '{arg}'={value!r} is not a {kind.__name__}; use one "
-                             f"of {', '.join(kind.__members__)}") from None

@@ -62,7 +62,7 @@ def matvec(call: Call, trans: rocsparse_operation, shape: tuple[int, int], nnz: 
 
 def _prologue(call: Call, trans: int, descr: Any, m: int, n: int, **sizes: int
               ) -> rocsparse_operation:
-    trans = call.enum(rocsparse_operation, trans, "trans")
+    trans = call.enum(trans, rocsparse_operation, "trans")
     descr = check_descr(descr, call.function)
     call.sizes(m=m, n=n, **sizes)
     if descr.type != rocsparse_matrix_type.rocsparse_matrix_type_general:
@@ -160,7 +160,7 @@ def bsrmv(dtype: np.dtype, function: str, handle: Any, dir: int, trans: int, mb:
           bsr_col_ind: Any, block_dim: int, info: Any, x: Any, beta: Any, y: Any) -> None:
     """y := alpha * op(A) * x + beta * y with A in BSR (blocks of block_dim squared)."""
     call = Call(handle, function)
-    direction = call.enum(rocsparse_direction, dir, "dir")
+    direction = call.enum(dir, rocsparse_direction, "dir")
     trans = _prologue(call, trans, descr, mb, nb, nnzb=nnzb)
     if int(block_dim) < 1:
         raise call.fail(S.rocsparse_status_invalid_size,

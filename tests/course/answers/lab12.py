@@ -9,8 +9,8 @@ import numpy as np
 
 from answers import right, wrong
 from gpusim import hip
-from gpusim.course.exercises.lab12 import _thread_per_row as naive
 from gpusim.devices import get_spec
+from gpusim.exercises.labs.lab12 import _thread_per_row as naive
 
 GBS = get_spec("mi300x").memory_bandwidth_gbs
 
