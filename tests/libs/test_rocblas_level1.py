@@ -129,3 +129,54 @@ def test_empty_vectors_quick_return_and_zero_results(handle):
     assert rocblas.rocblas_sdot(handle, 0, None, 1, None, 1) == 0
     assert rocblas.rocblas_snrm2(handle, 2, x, 0) == 0        # incx <= 0: result 0
     assert rocblas.rocblas_isamax(handle, 0, x, 1) == 0
+
+
+@settings(**SETTINGS)
+@given(p=st.sampled_from("sd"), n=sizes, incx=incs, incy=incs, flag=st.sampled_from(
+    [-2.0, -1.0, 0.0, 1.0]), device_param=st.booleans(), seed=st.integers(0, 2**16))
+def test_rotm_against_scipy(handle, p, n, incx, incy, flag, device_param, seed):
+    """rotm's four flags, both pointer modes, any increments: SciPy's reference BLAS."""
+    from scipy.linalg import blas
+
+    rng = np.random.default_rng(seed)
+    dt = PREFIX[p]
+    x, y = rand(rng, n, dt), rand(rng, n, dt)
+    param = np.array([flag, *rng.standard_normal(4)], dt)
+    want_x, want_y = getattr(blas, f"{p}rotm")(x.copy(), y.copy(), param) if n else (x, y)
+    dx, dy = dev(store_vector(x, incx)), dev(store_vector(y, incy))
+    mode = (rocblas.rocblas_pointer_mode_device if device_param
+            else rocblas.rocblas_pointer_mode_host)
+    rocblas.rocblas_set_pointer_mode(handle, mode)
+    try:
+        fn(f"rocblas_{p}rotm")(handle, n, dx, incx, dy, incy,
+                               dev(param) if device_param else param)
+    finally:
+        rocblas.rocblas_set_pointer_mode(handle, rocblas.rocblas_pointer_mode_host)
+    np.testing.assert_allclose(load_vector(dx.copy_to_host(), n, incx), want_x,
+                               rtol=tol(dt), atol=tol(dt))
+    np.testing.assert_allclose(load_vector(dy.copy_to_host(), n, incy), want_y,
+                               rtol=tol(dt), atol=tol(dt))
+
+
+def test_rotm_refuses_a_missing_param(handle):
+    dx, dy = dev(np.ones(3, np.float32)), dev(np.ones(3, np.float32))
+    with pytest.raises(rocblas.RocblasError) as err:
+        rocblas.rocblas_srotm(handle, 3, dx, 1, dy, 1, None)
+    assert err.value.status == rocblas.rocblas_status_invalid_pointer
+    assert "param" in str(err.value)
+
+
+def test_rotm_identity_flag_launches_nothing_when_read_on_the_host(handle):
+    """rocBLAS returns before launching when a host-mode param says flag -2; a device
+    param is only read by the kernel, so that kernel runs."""
+    import gpusim
+
+    dx, dy = dev(np.ones(3)), dev(np.ones(3))
+    identity = np.array([-2.0, 5, 5, 5, 5])
+    with gpusim.profile() as prof:
+        rocblas.rocblas_drotm(handle, 3, dx, 1, dy, 1, identity)
+        rocblas.rocblas_set_pointer_mode(handle, rocblas.rocblas_pointer_mode_device)
+        rocblas.rocblas_drotm(handle, 3, dx, 1, dy, 1, dev(identity))
+        rocblas.rocblas_set_pointer_mode(handle, rocblas.rocblas_pointer_mode_host)
+        np.testing.assert_array_equal(dx.copy_to_host(), 1.0)
+    assert [k.name for k in prof.kernels] == ["rocblas_rotm_kernel<double>"]

@@ -7,7 +7,7 @@
     blas_time.py    modeled time (peak rates x efficiency curve), grids, kernel names
     launching.py    queue kernels on the handle's stream; scalar results by pointer mode
     variants.py     one implementation -> one C name per precision
-    level1.py       axpy scal copy swap rot
+    level1.py       axpy scal copy swap rot rotm
     reductions.py   dot nrm2 asum iamax iamin
     level2.py       gemv ger trsv
     gemm.py         gemm, and what the gemm family shares

@@ -1,4 +1,4 @@
-"""rocBLAS level 1, element-wise routines: axpy, scal, copy, swap, rot.
+"""rocBLAS level 1, element-wise routines: axpy, scal, copy, swap, rot, rotm.
 
 C names per precision (s, d, c, z; plus csscal/zdscal with a real alpha and csrot/zdrot
 with real c and s). Vectors are (pointer, n, increment); a negative increment walks the
@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from gpusim.libs.common import device_view, host_view
 from gpusim.libs.rocblas.blas_time import ctype
 from gpusim.libs.rocblas.checks import require, scalar_arg, vector
-from gpusim.libs.rocblas.enums import PREFIX_DTYPE, rocblas_status
+from gpusim.libs.rocblas.enums import PREFIX_DTYPE, RocblasError, rocblas_status
 from gpusim.libs.rocblas.handle import get_handle
 from gpusim.libs.rocblas.launching import launch_stream
 from gpusim.libs.rocblas.variants import variants, with_example
@@ -160,6 +161,56 @@ def _rot(name: str, dtype: Any, handle: Any, n: int, x: Any, incx: int, y: Any, 
     return None
 
 
+@_example("""
+    >>> param = np.array([1, 2, 0, 0, 3], np.{dtype})   # flag 1: H = [[h11, 1], [-1, h22]]
+    >>> {name}(h, 3, x, 1, y, 1, param)
+    >>> x.copy_to_host().tolist(), y.copy_to_host().tolist()
+    ([3.0, 5.0, 7.0], [2.0, 1.0, 0.0])
+""")
+def _rotm(name: str, dtype: Any, handle: Any, n: int, x: Any, incx: int, y: Any, incy: int,
+          param: Any) -> S | None:
+    """{name}: apply the modified Givens rotation H to (x, y), {ctype} vectors.
+
+    ``param`` (5 elements, host or device memory by the pointer mode) is BLAS's
+    (flag, h11, h21, h12, h22): flag -1 uses all four, 0 takes h11 = h22 = 1, 1 takes
+    h12 = 1 and h21 = -1, and -2 is the identity (nothing is launched when the flag is
+    read on the host)."""
+    dtype = np.dtype(dtype)
+    h = get_handle(handle, name)
+    if h.querying:
+        return S.rocblas_status_size_unchanged
+    if n <= 0:
+        return None
+    require(name, x=x, y=y, param=param)
+    where = dict(function=name, arg="param", error=RocblasError)
+    if h.device_mode:  # read when the kernel runs, as a device pointer is
+        view = device_view(param, dtype, 5, device=h.device, **where)
+        read = view.copy
+    else:
+        values = host_view(param, dtype, 5, **where).copy()
+        if values[0] == -2:
+            return None
+        read = values.copy
+    xv, yv = (vector(p, n, inc, dtype, name, arg, h.device)
+              for p, inc, arg in ((x, incx, "x"), (y, incy, "y")))
+
+    def run() -> None:
+        flag, h11, h21, h12, h22 = read()
+        if flag == -2:
+            return
+        if flag == 0:
+            h11 = h22 = dtype.type(1)
+        elif flag == 1:
+            h12, h21 = dtype.type(1), dtype.type(-1)
+        new_x = h11 * xv + h12 * yv
+        yv[:] = h21 * xv + h22 * yv
+        xv[:] = new_x
+
+    launch_stream(h, run, f"rocblas_rotm_kernel<{ctype(dtype)}>", n, dtype,
+                  bytes_moved=4 * n * dtype.itemsize, flops=6 * n)
+    return None
+
+
 def _real(p: str) -> np.dtype:
     return PREFIX_DTYPE["s" if p in "sc" else "d"]
 
@@ -174,6 +225,7 @@ _ROUTINES = {
     **variants(_rot, {p: (d, _real(p), d) for p, d in SDCZ.items()}, "rocblas_{p}rot"),
     **variants(_rot, {"cs": (PREFIX_DTYPE["c"], _real("c"), _real("c")),
                       "zd": (PREFIX_DTYPE["z"], _real("z"), _real("z"))}, "rocblas_{p}rot"),
+    **variants(_rotm, {p: SDCZ[p] for p in "sd"}, "rocblas_{p}rotm"),
 }
 globals().update(_ROUTINES)
 __all__ = sorted(_ROUTINES)
