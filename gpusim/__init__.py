@@ -12,6 +12,8 @@ Data flow (one package per stage, imports only point down this list):
     trace               tracing, one file per step: the record (with profiler), the
                         instrumentation (with compile), the tracer (with engine)
     engine              runs a compiled kernel over a grid of workgroups
+    debugger            one work-group recorded and stepped as SIMT, file by file in
+                        the layers of its steps (as trace); ``gpusim.debug``
     runtime             devices, memory, arrays, streams, the HIP API, kernel launch
     hip, cuda           the public faces: HIP names and numba.cuda names
     hipify              CUDA / numba.cuda text -> HIP text (imports no emulator stage)
@@ -22,13 +24,14 @@ Data flow (one package per stage, imports only point down this list):
 
 Package map (each sub-package has its own in its ``__init__.py`` or README.md):
 
-    __init__.py         this file; ``course`` resolves to ``exercises`` on first use
+    __init__.py         this file; ``course`` resolves to ``exercises`` and ``debug`` to
+                        ``debugger.session.debug`` on first use
     errors.py, config.py, hip.py, cuda/
                         status codes and settings; the HIP and numba.cuda faces
     rocblas.py, rocsolver.py, rocfft.py, rocsparse.py, rocrand.py, rccl.py, rocwmma.py,
     rccl_tests.py       faces of the emulated libraries in libs/
     devices/, profiler/, trace/, memsim/, occupancy_model/, timing/, compile/,
-    engine/, runtime/, libs/, hipcc/, hipify/, viz/, exercises/
+    engine/, debugger/, runtime/, libs/, hipcc/, hipify/, viz/, exercises/
                         the stages above
 
 >>> import gpusim
@@ -71,6 +74,11 @@ def __getattr__(name: str):
 
         globals()["course"] = exercises  # later lookups skip this function
         return exercises
+    if name == "debug":  # gpusim.debug(kernel[grid, block], *args, block=...): the debugger
+        from gpusim.debugger.session import debug
+
+        globals()["debug"] = debug
+        return debug
     raise AttributeError(f"module 'gpusim' has no attribute {name!r}")
 
 

@@ -14,25 +14,28 @@ PACKAGE = Path(__file__).resolve().parents[1] / "gpusim"
 LAYERS = [
     {"errors", "config"},
     {"devices"},
-    {"profiler", "trace.record", "trace.__init__"},
+    {"profiler", "trace.record", "trace.__init__", "debugger.__init__", "debugger.recorder",
+     "debugger.steps"},
     {"memsim"},
     {"occupancy_model"},
     {"timing"},
-    {"compile", "trace.events", "trace.costs", "trace.instrument"},
-    {"engine", "trace.tracer", "trace.rows", "trace.report", "trace.views"},
+    {"compile", "trace.events", "trace.costs", "trace.instrument", "debugger.instrument"},
+    {"engine", "trace.tracer", "trace.rows", "trace.report", "trace.views",
+     "debugger.runner"},
     {"runtime"},
     # hipcc translates HIP C++ to kernels over `hip`; __init__ loads its %%hip magic lazily
     {"hip", "cuda", "__init__", "hipcc"},
     {"libs", "rocblas", "rocsolver", "rocfft", "rocsparse", "rocrand", "rccl", "rccl_tests",
      "rocwmma"},
-    {"viz"},
+    {"viz", "debugger.session"},  # gpusim.debug: a recorded launch, shown in viz.stepper
     {"hipify"},
     {"exercises"},  # exercise checks for the labs: the top layer, may import everything
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 # gpusim/trace holds all of tracing, so each of its files sits in the layer of its step:
-# the record (read by memsim), the compile-time instrumentation, the run-time tracer
-SPLIT = {"trace"}
+# the record (read by memsim), the compile-time instrumentation, the run-time tracer;
+# gpusim/debugger likewise (its instrumentation, recorder, runner and session)
+SPLIT = {"trace", "debugger"}
 # viz reads records and device profiles; the occupancy explorer also evaluates AMD's
 # occupancy rules (pure functions of a device profile) at every slider position.
 ONLY = {"viz": {"profiler", "errors", "config", "devices", "occupancy_model"},
@@ -40,9 +43,10 @@ ONLY = {"viz": {"profiler", "errors", "config", "devices", "occupancy_model"},
 # the runtime stages arguments and queues work; the engine runs and times a launch, so
 # only it reaches the memory model (issue 33: one place that times a launch)
 NEVER = {"runtime": {"memsim"}}
-# the one import up the flow: gpusim/__init__.py gives the exercise checks their public
-# name, gpusim.course, importing them on first use of that name (a module __getattr__)
-UP = {"__init__": {"exercises"}}
+# imports up the flow: gpusim/__init__.py gives the exercise checks their public name,
+# gpusim.course, and the debugger its, gpusim.debug, importing each on first use of that
+# name (a module __getattr__)
+UP = {"__init__": {"exercises", "debugger.session"}}
 
 
 def _stage(module_path: Path) -> str:

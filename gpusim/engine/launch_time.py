@@ -107,8 +107,8 @@ class LaunchTiming:
                 RESIDENCY.warm(caches, extents, capacity=residency.last_level_bytes(spec)))
         timing = cls("first-order", spec, extents,
                      [a for a in launch.args if isinstance(a, np.ndarray)], warm)
-        if launch.tracer is not None:
-            timing.way = "traced"
+        if launch.tracer is not None:  # traced, or a work-group under the debugger
+            timing.way = "traced" if isinstance(launch.tracer, Tracer) else "first-order"
         elif ck.cooperative:  # a sample of work-groups cannot pass a grid sync alone
             timing.way = "cooperative"
         elif launch.mode == "fast" and not ck.reference and estimate.ENABLED:
@@ -159,14 +159,17 @@ class LaunchTiming:
 
 def prepare_timed(kernel: Any, *, addresses: tuple, caches: Any,
                   max_threads: int | None = None, check: bool | None = None,
-                  **options: Any) -> Launch:
+                  recorder: Any = None, **options: Any) -> Launch:
     """``prepare`` a launch the runtime queues, with its time model chosen
     (``launch.timing``); ``Launch.run()`` then returns its ``LaunchResult``. Options as
-    ``prepare``'s; ``addresses`` and ``caches`` as ``LaunchTiming.choose``'s."""
-    tracer = (Tracer(addresses)
-              if config.launch_mode(check, traced=tracing_requested()) == "trace" else None)
+    ``prepare``'s; ``addresses`` and ``caches`` as ``LaunchTiming.choose``'s.
+    ``recorder`` (``debugger.runner.WorkgroupRecorder``) runs one work-group under the
+    debugger, in the tracer's place: such a launch is neither traced nor sampled."""
+    tracer = (Tracer(addresses) if recorder is None and
+              config.launch_mode(check, traced=tracing_requested()) == "trace" else None)
     launch = prepare(kernel, tracer=tracer, defer=True, max_threads=max_threads, check=check,
                      **options)
+    launch.tracer = launch.tracer if recorder is None else recorder
     timing = launch.timing = LaunchTiming.choose(launch, addresses=addresses, caches=caches)
     launch.settle()  # numba compiles what will run (a small grid: the trace variant only)
     timing.resources = launch_resources(launch.kernel, launch.device, math.prod(launch.block),

@@ -114,6 +114,8 @@ class Kernel:
 
         def configured(*args: Any) -> None:
             self.launch(grid, block, args, stream=stream, shared_bytes=shared)
+        # what gpusim.debug(kernel[grid, block], ...) reads back
+        configured.kernel, configured.config = self, (grid, block, stream, shared)
         return configured
 
     def forall(self, ntasks: int, tpb: int = 0, stream: Any = 0, sharedmem: int = 0
@@ -228,9 +230,10 @@ class Kernel:
         return kernel_isa(self, args, device, full=full)
 
     def launch(self, grid: Any, block: Any, args: tuple, *, stream: Any = 0,
-               shared_bytes: int = 0) -> None:
+               shared_bytes: int = 0, recorder: Any = None) -> None:
         """Queue the kernel on ``stream`` (hipLaunchKernelGGL): checked and compiled now,
-        run when the stream reaches it."""
+        run when the stream reaches it. ``recorder``: a ``debugger.runner``
+        ``WorkgroupRecorder`` that runs one work-group under the debugger."""
         if capture.captures(stream):  # hipStreamBeginCapture: a graph node, not a launch
             capture.capture_kernel(self, grid, block, args, stream=stream,
                                    shared_bytes=shared_bytes)
@@ -242,7 +245,7 @@ class Kernel:
         ready = prepare_timed(self.py_func, grid=grid, block=block, args=staged.values,
                               dynamic_lds_bytes=shared_bytes, device=spec, check=self.check,
                               max_threads=self.launch_bounds, debug=self.debug,
-                              addresses=staged.addresses, caches=device)
+                              addresses=staged.addresses, caches=device, recorder=recorder)
         ck = ready.kernel
         self._remember(ck)
         self.last_launch = (_device_label(spec), ready.grid, ready.block)

@@ -25,6 +25,7 @@ inputs.py turns what a view is given (a record, a list, a ``Profile``) into reco
     roofline.py      each kernel at its arithmetic intensity under the device's roofs
     mfma.py          which lane holds which element of an MFMA's A, B and C/D
     collectives.py   a collective's steps as bytes moving between GPUs, and link use
+    stepper.py       a recorded work-group stepped wave by wave (gpusim.debug)
 
 >>> from gpusim import viz
 >>> print(viz.occupancy(block_size=1024, lds_bytes=65536).summary[0][1])
@@ -42,8 +43,9 @@ from gpusim.viz.memory_chart import memory_chart
 from gpusim.viz.mfma import mfma
 from gpusim.viz.occupancy import occupancy
 from gpusim.viz.roofline import roofline
+from gpusim.viz.stepper import stepper
 from gpusim.viz.timeline import timeline
 
 __all__ = ["View", "ViewError", "cache_heatmap", "coalescing", "collectives", "dispatch",
            "divergence", "lds_banks", "memory_chart", "mfma", "occupancy", "roofline",
-           "timeline"]
+           "stepper", "timeline"]

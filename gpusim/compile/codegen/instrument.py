@@ -12,6 +12,8 @@ nothing, so its code is exactly the uninstrumented one::
                       --after(node)---> after each schedule node (barrier, collective...)
     region.RegionWriter --region()-----> before each region (thread loop)
                                 --statements()-> top of each straight-line block
+                                --before_statement()/after_statement()-> around each
+                                                 user statement
     expr.ExprGen --index()----> rewrite of one bounds-checked array index
 
 A mode that needs more ``run()`` arguments appends ``(name, numba type)`` pairs to
@@ -34,6 +36,7 @@ MODES: dict[str, str] = {
     "fast": "gpusim.compile.codegen.instrument:Instrument",
     "check": "gpusim.compile.sanitize.instrument:CheckInstrument",
     "trace": "gpusim.trace.instrument:TraceInstrument",
+    "debug": "gpusim.debugger.instrument:DebugInstrument",
 }
 
 
@@ -58,6 +61,12 @@ class Instrument:
 
     def statements(self, stmts: list[ast.stmt], out: Any) -> None:
         """Write lines at the top of a straight-line list of a region's statements."""
+
+    def before_statement(self, s: ast.stmt, out: Any) -> None:
+        """Write lines before a user statement (after its ``# line N`` comment)."""
+
+    def after_statement(self, s: ast.stmt, out: Any) -> None:
+        """Write lines after an assignment or expression statement."""
 
     def after(self, node: Any, out: Any) -> None:
         """Write lines after a schedule node (``Barrier``, ``Collective``, ...)."""

@@ -148,17 +148,10 @@ class RegionWriter:
     def stmt(self, s: ast.stmt, depth: int) -> None:
         out, gen = self.out, self.gen
         self.comment_line(s)
-        if isinstance(s, ast.Assign):
-            targets = " = ".join(expr_source(gen, t) for t in s.targets)
-            out.line(f"{targets} = {expr_source(gen, s.value)}")
-        elif isinstance(s, ast.AugAssign):
-            gen.store_access = "update"
-            target = expr_source(gen, s.target)
-            gen.store_access = "write"
-            op = ast.unparse(ast.AugAssign(ast.Name("x"), s.op, ast.Name("y"))).split()[1]
-            out.line(f"{target} {op} {expr_source(gen, s.value)}")
-        elif isinstance(s, ast.Expr):
-            out.line(expr_source(gen, s.value))
+        if gen.instrument is not None:  # e.g. the debugger records the step
+            gen.instrument.before_statement(s, out)
+        if isinstance(s, (ast.Assign, ast.AugAssign, ast.Expr)):
+            self.simple(s)
         elif isinstance(s, ast.If):
             out.line(f"if {expr_source(gen, s.test)}:")
             self.nested(s.body, depth)
@@ -203,6 +196,24 @@ class RegionWriter:
         else:
             raise compile_error(self.kir.src, s, f"{type(s).__name__} statements are not "
                                 "supported in kernels", kernel=self.kir.name)
+
+    def simple(self, s: ast.Assign | ast.AugAssign | ast.Expr) -> None:
+        """An assignment, augmented assignment or expression statement, then the mode's
+        ``after_statement`` lines."""
+        out, gen = self.out, self.gen
+        if isinstance(s, ast.Assign):
+            targets = " = ".join(expr_source(gen, t) for t in s.targets)
+            out.line(f"{targets} = {expr_source(gen, s.value)}")
+        elif isinstance(s, ast.AugAssign):
+            gen.store_access = "update"
+            target = expr_source(gen, s.target)
+            gen.store_access = "write"
+            op = ast.unparse(ast.AugAssign(ast.Name("x"), s.op, ast.Name("y"))).split()[1]
+            out.line(f"{target} {op} {expr_source(gen, s.value)}")
+        else:
+            out.line(expr_source(gen, s.value))
+        if gen.instrument is not None:  # e.g. the debugger records what the step wrote
+            gen.instrument.after_statement(s, out)
 
     def poll_counter(self, loop: ast.stmt, depth: int) -> None:
         """Start the iteration counter of the `for` loops in a thread's outermost loop."""

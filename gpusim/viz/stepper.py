@@ -1,0 +1,139 @@
+"""``viz.stepper``: step a recorded work-group wavefront by wavefront (``gpusim.debug``).
+
+Controls: the wave, and the step (a slider, with buttons one step back or forward, to
+the next step where lanes are switched off, and to the next barrier). Figures: the
+kernel's source with the step's line marked; the EXEC mask as one cell per lane; a
+table of every lane's variables after the step, and the element each lane read or
+wrote at it. The summary (what a console and nbval see) says which line ran, on how
+many lanes, and at a barrier which waves have arrived. Data: a ``Recording``
+(``gpusim.debugger.steps``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as widgets
+from bokeh.models import ColumnDataSource, DataTable, TableColumn
+from bokeh.plotting import figure
+
+from gpusim.viz.base import Summary, View, ViewError, dropdown, int_slider
+
+ON, OFF, MARK = "#1f77b4", "#eeeeee", "#ffe08a"
+
+
+def stepper(recording: Any, wave: int = 0) -> View:
+    """A view of ``recording`` (what ``gpusim.debug`` records), starting at ``wave``.
+
+    >>> from gpusim.debugger.steps import Recording, Step
+    >>> import numpy as np
+    >>> steps = [Step(0, 0, 2, "stmt", np.ones(4, bool), {k: {"x": k} for k in range(4)}),
+    ...          Step(1, 0, 3, "stmt", np.array([1, 0, 1, 0], bool), {0: {"y": 1}})]
+    >>> rec = Recording("k", (0, 0, 0), 4, 4, steps, ["def k():", "  x = 1", "  y = 2"], 1, {})
+    >>> v = stepper(rec)
+    >>> v.controls["step"].value = 1
+    >>> dict(v.summary)["line"], dict(v.summary)["EXEC"]
+    ('3: y = 2', '2 of 4 lanes (lanes switched off)')
+    """
+    if not hasattr(recording, "steps") or not recording.steps:
+        raise ViewError("stepper: pass what gpusim.debug(kernel[grid, block], *args) "
+                        "recorded (a Recording with at least one step)")
+    rec = recording
+    waves = sorted({s.wave for s in rec.steps})
+    pick = dropdown("wave", waves, wave if wave in waves else None)
+    step = int_slider("step", 0, 0, max(0, len(rec.wave_steps(pick.value)) - 1))
+    names = sorted({n for s in rec.steps for v in s.values.values() for n in v})
+    src = ColumnDataSource({"y": [], "text": [], "color": []})
+    code = figure(title=f"kernel {rec.kernel}, work-group {rec.block}", height=24 * len(
+        rec.source) + 60, width=560, toolbar_location=None, x_range=(0, 1),
+        y_range=(len(rec.source) - 0.5, -0.5))
+    code.rect(0.5, "y", 1, 1, source=src, color="color")
+    code.text(0.01, "y", "text", source=src, text_font="monospace", text_font_size="12px",
+              text_baseline="middle")
+    code.axis.visible = code.grid.visible = False
+    lanes = ColumnDataSource({"lane": [], "color": []})
+    mask = figure(title="EXEC mask (lanes that run this step)", height=110, width=560,
+                  toolbar_location=None, tooltips=[("lane", "@lane")])
+    mask.rect("lane", 0, 0.9, 0.9, source=lanes, color="color")
+    mask.yaxis.visible = mask.grid.visible = False
+    table_src = ColumnDataSource({"lane": [], "element": [], **{n: [] for n in names}})
+    table = DataTable(source=table_src, width=560, height=300, index_position=None,
+                      columns=[TableColumn(field="lane", title="lane", width=40),
+                               *[TableColumn(field=n, title=n) for n in names],
+                               TableColumn(field="element", title="read / wrote")])
+
+    def current() -> Any:
+        mine = rec.wave_steps(pick.value)
+        step.max = max(0, len(mine) - 1)
+        return mine[min(step.value, len(mine) - 1)]
+
+    def update() -> Summary:
+        s = current()
+        src.data = {"y": list(range(len(rec.source))),
+                    "text": [f"{rec.first_line + k:4d}  {t.rstrip()}"
+                             for k, t in enumerate(rec.source)],
+                    "color": [MARK if rec.first_line + k == s.line else "white"
+                              for k in range(len(rec.source))]}
+        lanes.data = {"lane": list(range(rec.wave_size)),
+                      "color": [ON if on else OFF for on in s.exec]}
+        held = rec.lanes(s.index)
+        table_src.data = {"lane": list(range(rec.wave_size)),
+                          "element": [_element(rec, s.access.get(k)) for k in range(rec.wave_size)],
+                          **{n: [_shown(v) for v in held.get(n, [None] * rec.wave_size)]
+                             for n in names}}
+        on = int(s.exec.sum())
+        text = rec.source[s.line - rec.first_line].strip() if 0 <= s.line - rec.first_line < len(
+            rec.source) else ""
+        out = [("step", f"{step.value + 1} of {step.max + 1} of wave {pick.value}"),
+               ("line", f"{s.line}: {text}"),
+               ("EXEC", f"{on} of {rec.wave_size} lanes" + (
+                   " (lanes switched off)" if on < rec.wave_size else ""))]
+        if s.kind == "barrier":
+            arrived = [t.wave for t in rec.steps if t.kind == "barrier" and
+                       t.instance == s.instance and t.index <= s.index]
+            out.append(("barrier", f"waves arrived: {arrived} of {waves}"))
+        return out
+
+    view = View(f"Stepping kernel {rec.kernel}", {"code": code, "mask": mask, "table": table},
+                {"code": src, "lanes": lanes, "table": table_src},
+                {"wave": pick, "step": step}, update, layout=[["code"], ["mask"], ["table"]])
+    view.recording = rec
+    view.children = (*view.children[:2], _buttons(rec, pick, step), *view.children[2:])
+    return view
+
+
+def _buttons(rec: Any, pick: widgets.Dropdown, step: widgets.IntSlider) -> widgets.HBox:
+    """Back, forward, next divergence, next barrier: each moves the step slider."""
+
+    def go(find: Any) -> Any:
+        def click(_button: Any) -> None:
+            mine = rec.wave_steps(pick.value)
+            later = [k for k in range(step.value + 1, len(mine)) if find(mine[k])]
+            if later:
+                step.value = later[0]
+        return click
+
+    back = widgets.Button(description="◀ step")
+    back.on_click(lambda _b: setattr(step, "value", max(0, step.value - 1)))
+    moves = [back]
+    for label, find in (("step ▶", lambda s: True),
+                        ("next divergence", lambda s: not s.exec.all()),
+                        ("next barrier", lambda s: s.kind == "barrier")):
+        button = widgets.Button(description=label)
+        button.on_click(go(find))
+        moves.append(button)
+    return widgets.HBox(moves)
+
+
+def _shown(value: Any) -> str:
+    """A lane's value as the table shows it ("" before the lane assigns it)."""
+    return "" if value is None else str(value)
+
+
+def _element(rec: Any, access: tuple | None) -> str:
+    """``a[3] read`` for a lane's access at this step."""
+    if access is None:
+        return ""
+    site, kind, index = access
+    what = ("read", "wrote", "updated", "atomic")[kind]
+    return f"{rec.sites.get(site, '?')}[{', '.join(map(str, index))}] {what}"

@@ -1,0 +1,215 @@
+"""The debugger's recorded steps against Python running the kernel one thread at a time.
+
+Independent reference: the kernel's own Python function, called once per thread with a
+stand-in ``hip`` that answers that thread's coordinates, under ``sys.settrace``; the
+values each line leaves in the thread's locals are what that lane must show, in the same
+order. Kernels are generated (hypothesis) with branches and loops whose trip counts
+differ between lanes, so the SIMT replay must interleave divergent lanes correctly.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gpusim
+from gpusim import hip
+from gpusim.debugger.recorder import RecordingBudgetError
+
+
+@pytest.fixture(autouse=True)
+def one_gpu():
+    gpusim.set_system(device="mi300x", ngpus=1)
+
+
+def _make(source: str):
+    """A @hip.jit kernel from source text (its lines are the text's lines)."""
+    ns = {"hip": hip, "np": np}
+    exec(compile(source, f"<debugger kernel {abs(hash(source))}>", "exec"), ns)  # noqa: S102
+    return hip.jit(ns["k"])
+
+
+class _Thread:
+    """What ``hip`` answers to one thread in the per-thread reference run."""
+
+    def __init__(self, t: int, b: int, nt: int):
+        self.threadIdx = types.SimpleNamespace(x=t, y=0, z=0)
+        self.blockIdx = types.SimpleNamespace(x=b, y=0, z=0)
+        self.blockDim = types.SimpleNamespace(x=nt, y=1, z=1)
+        self._g = b * nt + t
+
+    def grid(self, n: int) -> int:
+        return self._g
+
+
+def _per_thread_assignments(func, args, t: int, b: int, nt: int) -> list[tuple]:
+    """(name, value) in the order thread t's locals change, by Python's own interpreter."""
+    fn = types.FunctionType(func.__code__, {**func.__globals__, "hip": _Thread(t, b, nt)})
+    seen: dict = {}
+    out: list[tuple] = []
+
+    def note(frame):
+        for name, value in frame.f_locals.items():
+            if name in func.__code__.co_varnames[func.__code__.co_argcount:] and (
+                    name not in seen or seen[name] != value):
+                seen[name] = value
+                out.append((name, value))
+
+    def tracer(frame, event, arg):
+        if frame.f_code is not func.__code__:
+            return None
+        if event in ("line", "return"):
+            note(frame)
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        fn(*args)
+    finally:
+        sys.settrace(None)
+    return out
+
+
+def _lane_assignments(rec, t: int) -> list[tuple]:
+    """(name, value) in the order the debugger shows thread t's variables change."""
+    wave, lane = divmod(t, rec.wave_size)
+    seen: dict = {}
+    out = []
+    for step in rec.wave_steps(wave):
+        for name, value in step.values.get(lane, {}).items():
+            if name not in seen or seen[name] != value:
+                seen[name] = value
+                out.append((name, value))
+    return out
+
+
+TEMPLATES = {
+    "if": "if t % {m} == {r}:\n{body}\nelse:\n{other}",
+    "if_only": "if t < {n}:\n{body}",
+    "for": "for j in range(t % {m}):\n{body}",
+    "while": "c = t % {m}\nwhile c > 0:\n{body}\n    c = c - 1",
+}
+LEAVES = ["x = x + {c}", "x = x * 2 - {c}", "y = x % {m} + t", "x = y * {c}"]
+
+
+@st.composite
+def kernels(draw, depth=2):
+    def block(level):
+        lines = []
+        for _ in range(draw(st.integers(1, 2))):
+            kind = draw(st.sampled_from(list(TEMPLATES) + ["leaf"] * 2)) if level else "leaf"
+            fill = dict(m=draw(st.integers(2, 5)), r=draw(st.integers(0, 1)),
+                        n=draw(st.integers(1, 63)), c=draw(st.integers(1, 9)))
+            if kind == "leaf":
+                lines.append(draw(st.sampled_from(LEAVES)).format(**fill))
+                continue
+            body = _indent(block(level - 1))
+            other = _indent(block(level - 1))
+            lines += TEMPLATES[kind].format(body=body, other=other, **fill).splitlines()
+        return lines
+
+    body = block(depth)
+    return "\n".join(["def k(out):", "    t = hip.threadIdx.x", "    x = t", "    y = 0",
+                      *("    " + line for line in body),
+                      "    out[hip.blockIdx.x * hip.blockDim.x + t] = x + y"]) + "\n"
+
+
+def _indent(lines: list[str]) -> str:
+    return "\n".join("    " + line for line in lines)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(source=kernels(), threads=st.sampled_from([16, 64, 96]))
+def test_every_lane_shows_what_python_computes_for_its_thread(source, threads):
+    k = _make(source)
+    out = np.zeros(2 * threads, np.int64)
+    rec = gpusim.debug(k[2, threads], out, block=(1, 0, 0)).recording
+    for t in range(threads):
+        want = _per_thread_assignments(k.py_func, (np.zeros(2 * threads, np.int64),), t, 1,
+                                       threads)
+        assert _lane_assignments(rec, t) == want, (source, t)
+
+
+@settings(max_examples=15, deadline=None)
+@given(source=kernels())
+def test_a_debugged_launch_gives_the_normal_launch_results(source):
+    k = _make(source)
+    plain, debugged = np.zeros(256, np.int64), np.zeros(256, np.int64)
+    k[4, 64](plain)
+    gpusim.debug(k[4, 64], debugged, block=(2, 0, 0))
+    np.testing.assert_array_equal(debugged, plain)
+
+
+def test_divergent_if_runs_both_sides_under_exec_masks_then_reconverges():
+    k = _make("def k(out):\n"
+              "    t = hip.threadIdx.x\n"
+              "    if t < 40:\n"
+              "        v = 1\n"
+              "    else:\n"
+              "        v = 2\n"
+              "    out[t] = v\n")
+    out = np.zeros(128, np.int64)
+    rec = gpusim.debug(k[1, 128], out).recording
+    wave1 = [(s.line, int(s.exec.sum())) for s in rec.wave_steps(1)]
+    assert [(s.line, int(s.exec.sum())) for s in rec.wave_steps(0)] == [
+        (2, 64), (3, 64), (4, 40), (6, 24), (7, 64)]
+    assert wave1 == [(2, 64), (3, 64), (6, 64), (7, 64)]  # lanes 64..127: all take else
+    assert rec.steps[3].exec[40:].all() and not rec.steps[3].exec[:40].any()
+
+
+def test_loop_runs_until_its_last_lane_leaves():
+    k = _make("def k(out):\n"
+              "    t = hip.threadIdx.x\n"
+              "    s = 0\n"
+              "    for j in range(t % 4):\n"
+              "        s += j\n"
+              "    out[t] = s\n")
+    rec = gpusim.debug(k[1, 64], np.zeros(64, np.int64)).recording
+    body = [int(s.exec.sum()) for s in rec.steps if s.line == 5]
+    assert body == [48, 32, 16]  # iteration j runs in the lanes with t % 4 > j
+    assert rec.lanes(len(rec.steps) - 1)["s"][:8] == [0, 0, 1, 3, 0, 0, 1, 3]
+
+
+def test_barrier_is_a_step_of_every_wave_and_lds_values_cross_it():
+    k = _make("def k(out):\n"
+              "    s = hip.shared.array(128, np.int64)\n"
+              "    t = hip.threadIdx.x\n"
+              "    s[t] = t * 10\n"
+              "    hip.syncthreads()\n"
+              "    v = s[127 - t]\n"
+              "    out[t] = v\n")
+    out = np.zeros(128, np.int64)
+    rec = gpusim.debug(k[1, 128], out).recording
+    barriers = [s for s in rec.steps if s.kind == "barrier"]
+    assert [b.wave for b in barriers] == [0, 1] and all(b.exec.all() for b in barriers)
+    last0 = rec.wave_steps(0)[-1].index
+    assert rec.lanes(last0)["v"][:3] == [1270, 1260, 1250]  # wave 0's lanes 0, 1, 2
+    assert rec.lanes(len(rec.steps) - 1)["v"][:2] == [630, 620]  # wave 1: threads 64, 65
+    np.testing.assert_array_equal(out, (127 - np.arange(128)) * 10)
+    reads = [s for s in rec.steps if s.line == 6 and s.wave == 0][0]
+    assert reads.access[0][2] == (127,)  # lane 0 read element 127 of s
+
+
+def test_a_recording_past_its_budget_says_how_to_narrow_it():
+    k = _make("def k(out):\n"
+              "    t = hip.threadIdx.x\n"
+              "    for j in range(1000):\n"
+              "        out[t] += 1\n")
+    with pytest.raises(RecordingBudgetError, match="smaller work-group"):
+        gpusim.debug(k[1, 64], np.zeros(64, np.int64), budget=500)
+    out = np.zeros(64, np.int64)  # the emulator stays usable
+    k[1, 64](out)
+    assert out[0] == 1000
+
+
+def test_a_block_outside_the_grid_is_refused():
+    k = _make("def k(out):\n    out[0] = 1\n")
+    with pytest.raises(ValueError, match="not in the grid"):
+        gpusim.debug(k[2, 64], np.zeros(1), block=(2, 0, 0))
+    with pytest.raises(TypeError, match=r"kernel\[grid, block\]"):
+        gpusim.debug(k, np.zeros(1))
