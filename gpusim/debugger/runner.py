@@ -33,6 +33,21 @@ from gpusim.compile import CompiledKernel, compile_kernel
 from gpusim.debugger.recorder import Recorder
 from gpusim.debugger.steps import Recording, simt_steps
 
+_variants: dict[tuple, CompiledKernel] = {}
+
+
+def debug_variant(ck: CompiledKernel) -> CompiledKernel:
+    """The ``"debug"`` compilation of ``ck``'s kernel (reference path), cached per
+    argument types, wave size and target as the trace variant is: the passes take
+    ~0.1 s, a second recording of the same kernel should not wait for them again."""
+    key = (ck.ir.pyfunc, ck.arg_types, ck.wave_size, ck.ir.target)
+    dk = _variants.get(key)
+    if dk is None:
+        dk = _variants[key] = compile_kernel(ck.ir.pyfunc, ck.arg_types,
+                                             wave_size=ck.wave_size, reference=True,
+                                             mode="debug", target=ck.ir.target)
+    return dk
+
 
 class WorkgroupRecorder:
     """Records work-group ``workgroup`` (its number in the grid, x fastest)."""
@@ -52,8 +67,7 @@ class WorkgroupRecorder:
             dynamic_lds_bytes: int, device: Any) -> list[BaseException]:
         """Run the recorded work-group; returns its error, if any (the engine reports
         it as a fault of this launch)."""
-        dk = compile_kernel(ck.ir.pyfunc, ck.arg_types, wave_size=ck.wave_size,
-                            reference=True, mode="debug", target=ck.ir.target)
+        dk = debug_variant(ck)
         threads = math.prod(block)
         self.recorder = Recorder(dk.ir.debug_points, threads, self.budget)
         gx, gy = grid[0], grid[1]
