@@ -53,4 +53,8 @@ def debug(configured: Any, *args: Any, block: Any = (0, 0, 0), budget: int = 200
     runner = WorkgroupRecorder(bx + gx * (by + gy * bz), budget)
     kernel.launch(grid, threads, args, stream=stream, shared_bytes=shared, recorder=runner)
     synchronize_stream(stream)
-    return stepper(runner.recording())
+    rec = runner.recording()
+    module = getattr(kernel, "module", None)  # a HIP C++ kernel: steps on its C++ lines
+    if module is not None and hasattr(module, "cpp_line"):
+        rec = rec.on_lines(module.cpp_line, module.source.splitlines())
+    return stepper(rec)

@@ -27,7 +27,7 @@ the barrier. A barrier is a step of each wave ("arrives").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -133,6 +133,12 @@ class Recording:
                 for name, value in values.items():
                     out.setdefault(name, [None] * self.wave_size)[lane] = value
         return out
+
+    def on_lines(self, line_of: Any, source: list[str], first_line: int = 1) -> Recording:
+        """The same recording shown on other source lines (a HIP C++ kernel's):
+        ``line_of`` maps each step's line to the line of ``source`` it came from."""
+        steps = [replace(s, line=line_of(s.line)) for s in self.steps]
+        return replace(self, steps=steps, source=source, first_line=first_line)
 
     def wave_steps(self, wave: int) -> list[Step]:
         """The steps of one wave, in order."""

@@ -53,10 +53,10 @@ class CppKernel(Kernel):
         return tuple(out)
 
     def launch(self, grid: Any, block: Any, args: tuple, *, stream: Any = 0,
-               shared_bytes: int = 0, hidden: tuple = ()) -> None:
+               shared_bytes: int = 0, hidden: tuple = (), recorder: Any = None) -> None:
         """Launch with C's argument conventions; ``hidden`` are the device variables'
         copies (a program passes them; from Python, a kernel that uses device variables
-        is launched through its program)."""
+        is launched through its program); ``recorder`` as ``Kernel.launch``'s."""
         if len(hidden) != len(self.hidden):
             raise HipError(hipError_t.hipErrorInvalidValue,
                            f"kernel '{self.cpp_name}' uses the program's __device__/__constant__ "
@@ -65,7 +65,7 @@ class CppKernel(Kernel):
         self._last_args = values
         try:
             super().launch(grid, block, values, stream=stream or 0,
-                           shared_bytes=shared_bytes)
+                           shared_bytes=shared_bytes, recorder=recorder)
         except GpusimError as e:
             module = getattr(self, "module", None)
             if module is not None:

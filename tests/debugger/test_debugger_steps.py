@@ -213,3 +213,60 @@ def test_a_block_outside_the_grid_is_refused():
         gpusim.debug(k[2, 64], np.zeros(1), block=(2, 0, 0))
     with pytest.raises(TypeError, match=r"kernel\[grid, block\]"):
         gpusim.debug(k, np.zeros(1))
+
+
+def test_numba_cuda_kernels_are_debugged_through_the_facade():
+    from gpusim import cuda
+
+    @cuda.jit
+    def twice(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = i * 2
+
+    out = np.zeros(100, np.int32)
+    rec = gpusim.debug(twice[2, 64], out, block=(1, 0, 0)).recording
+    np.testing.assert_array_equal(out, np.arange(100) * 2)
+    assert [int(s.exec.sum()) for s in rec.steps] == [64, 64, 36]  # 100 - 64 pass the if
+
+
+def test_hip_cpp_kernels_step_on_their_cpp_lines():
+    from gpusim import hipcc
+
+    mod = hipcc.compile(
+        "#include <hip/hip_runtime.h>\n"
+        "__global__ void parity(int* out, int n) {\n"
+        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i % 2 == 0) {\n"
+        "        out[i] = 1;\n"
+        "    } else {\n"
+        "        out[i] = -1;\n"
+        "    }\n"
+        "}\n")
+    out = np.zeros(128, np.int32)
+    view = gpusim.debug(mod.get_kernel("parity")[2, 64], out, 128, block=(1, 0, 0))
+    rec = view.recording
+    assert [(s.line, int(s.exec.sum())) for s in rec.steps] == [(3, 64), (4, 64), (5, 32),
+                                                                 (7, 32)]
+    assert rec.source[rec.steps[2].line - rec.first_line].strip() == "out[i] = 1;"
+    assert out[64:68].tolist() == [1, -1, 1, -1]
+
+
+def test_the_stepper_view_moves_by_its_buttons():
+    k = _make("def k(out):\n"
+              "    t = hip.threadIdx.x\n"
+              "    if t < 8:\n"
+              "        out[t] = 1\n"
+              "    hip.syncthreads()\n"
+              "    out[t] += 1\n")
+    view = gpusim.debug(k[1, 128], np.zeros(128, np.int64))
+    forward, divergence, barrier = view.children[2].children[1:]
+    divergence.click()
+    assert dict(view.summary)["EXEC"] == "8 of 64 lanes (lanes switched off)"
+    barrier.click()
+    assert dict(view.summary)["barrier"] == "waves arrived: [0] of [0, 1]"
+    forward.click()
+    assert dict(view.summary)["line"] == "6: out[t] += 1"
+    view.controls["wave"].value = 1
+    view.controls["step"].value = 2
+    assert dict(view.summary)["barrier"] == "waves arrived: [0, 1] of [0, 1]"
