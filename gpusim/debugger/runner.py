@@ -29,6 +29,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from gpusim.compile import CompiledKernel, compile_kernel
 from gpusim.debugger.recorder import Recorder
 from gpusim.debugger.steps import Recording, simt_steps
@@ -57,6 +59,7 @@ class WorkgroupRecorder:
         self.spans = [(workgroup, workgroup + 1)]  # the engine's fast path skips it
         self.planned = 1
         self.recorder: Recorder | None = None
+        self._dynamic_lds = 0
         self._launch: tuple | None = None  # (debug variant, block, wave size)
 
     def covers(self, nblocks: int) -> bool:
@@ -73,6 +76,7 @@ class WorkgroupRecorder:
         gx, gy = grid[0], grid[1]
         w = self.workgroup
         self._launch = (dk, (w % gx, w // gx % gy, w // (gx * gy)), ck.wave_size)
+        self._dynamic_lds = dynamic_lds_bytes
         ws = dk.workspace(threads, dynamic_lds_bytes)
         plain = call_args[:len(ck.params) + len(ck.const_arrays) + 2]  # (..., lp, ctl)
         try:
@@ -92,9 +96,12 @@ class WorkgroupRecorder:
                                f"work-group ({self.workgroup})")
         dk, coords, wave_size = self._launch
         src = dk.ir.src
-        sites = {k: s.array for k, s in enumerate(dk.sites)}
+        sites = {k: (s.array, s.space) for k, s in enumerate(dk.sites)}
+        lds = {name: max(1, int(np.prod(d.shape))) if not d.dynamic else
+               self._dynamic_lds // d.dtype.itemsize
+               for name, d in dk.ir.arrays.items() if d.space == "shared"}
         return Recording(dk.name, coords, wave_size,
                          self.recorder.threads, simt_steps(self.recorder, wave_size),
                          list(src.lines) if src else [], src.firstlineno if src else 1,
-                         sites)
+                         sites, lds, self.budget)
 

@@ -119,7 +119,21 @@ class Recording:
     steps: list[Step]
     source: list[str]  # the kernel's source lines, ``first_line`` first
     first_line: int
-    sites: dict[int, str]  # memory site -> the array it reads or writes
+    sites: dict[int, tuple[str, str]]  # memory site -> (array, space: "global", "shared")
+    lds: dict[str, int] = field(default_factory=dict)  # LDS array -> elements
+    budget: int = 0  # the most steps the recorder would take
+
+    def lds_writers(self, step: int) -> dict[str, np.ndarray]:
+        """For each LDS array, the thread that last wrote each element up to ``step`` (in
+        the recording's order over all waves); -1 where no thread has written yet."""
+        out = {name: np.full(n, -1, np.int64) for name, n in self.lds.items()}
+        for s in self.steps[:step + 1]:
+            for lane, (site, kind, index) in s.access.items():
+                array, space = self.sites.get(site, ("", ""))
+                if space == "shared" and kind and array in out and len(index) == 1 and (
+                        0 <= index[0] < len(out[array])):
+                    out[array][index[0]] = s.wave * self.wave_size + lane
+        return out
 
     def lanes(self, step: int) -> dict[str, list[Any]]:
         """Every variable of the step's wave as each lane holds it after ``step`` (None

@@ -1,10 +1,11 @@
 """``viz.stepper``: step a recorded work-group wavefront by wavefront (``gpusim.debug``).
 
 Controls: the wave, and the step (a slider, with buttons one step back or forward, to
-the next step where lanes are switched off, and to the next barrier). Figures: the
-kernel's source with the step's line marked; the EXEC mask as one cell per lane; a
-table of every lane's variables after the step, and the element each lane read or
-wrote at it. The summary (what a console and nbval see) says which line ran, on how
+the next step where lanes are switched off, to the next barrier, and to the next step
+of a chosen line). Figures: the kernel's source with the step's line marked; the EXEC
+mask as one cell per lane; a table of every lane's variables after the step, and the
+element each lane read or wrote at it; the LDS, one cell per word coloured by the wave
+whose thread last wrote it. The summary (what a console and nbval see) says which line ran, on how
 many lanes, and at a barrier which waves have arrived. Data: a ``Recording``
 (``gpusim.debugger.steps``).
 """
@@ -20,6 +21,8 @@ from bokeh.plotting import figure
 from gpusim.viz.base import Summary, View, ViewError, dropdown, int_slider
 
 ON, OFF, MARK = "#1f77b4", "#eeeeee", "#ffe08a"
+WAVES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+         "#7f7f7f"]  # a colour per wave (Bokeh's Category10)
 
 
 def stepper(recording: Any, wave: int = 0) -> View:
@@ -61,6 +64,13 @@ def stepper(recording: Any, wave: int = 0) -> View:
                       columns=[TableColumn(field="lane", title="lane", width=40),
                                *[TableColumn(field=n, title=n) for n in names],
                                TableColumn(field="element", title="read / wrote")])
+    words = ColumnDataSource({"x": [], "y": [], "color": [], "writer": [], "word": []})
+    rows = max(1, -(-sum(rec.lds.values()) // 32))
+    lds = figure(title="LDS: the thread that last wrote each word (32 banks a row)",
+                 height=60 + 14 * min(rows, 64), width=560, toolbar_location=None,
+                 tooltips=[("word", "@word"), ("last writer", "@writer")])
+    lds.rect("x", "y", 0.9, 0.9, source=words, color="color")
+    lds.y_range.flipped = True
 
     def current() -> Any:
         mine = rec.wave_steps(pick.value)
@@ -81,10 +91,12 @@ def stepper(recording: Any, wave: int = 0) -> View:
                           "element": [_element(rec, s.access.get(k)) for k in range(rec.wave_size)],
                           **{n: [_shown(v) for v in held.get(n, [None] * rec.wave_size)]
                              for n in names}}
+        words.data = _lds_cells(rec, s.index)
         on = int(s.exec.sum())
         text = rec.source[s.line - rec.first_line].strip() if 0 <= s.line - rec.first_line < len(
             rec.source) else ""
-        out = [("step", f"{step.value + 1} of {step.max + 1} of wave {pick.value}"),
+        out = [("step", f"{step.value + 1} of {step.max + 1} of wave {pick.value} "
+                        f"({len(rec.steps)} recorded, budget {rec.budget:,})"),
                ("line", f"{s.line}: {text}"),
                ("EXEC", f"{on} of {rec.wave_size} lanes" + (
                    " (lanes switched off)" if on < rec.wave_size else ""))]
@@ -94,16 +106,35 @@ def stepper(recording: Any, wave: int = 0) -> View:
             out.append(("barrier", f"waves arrived: {arrived} of {waves}"))
         return out
 
-    view = View(f"Stepping kernel {rec.kernel}", {"code": code, "mask": mask, "table": table},
-                {"code": src, "lanes": lanes, "table": table_src},
-                {"wave": pick, "step": step}, update, layout=[["code"], ["mask"], ["table"]])
+    figures = {"code": code, "mask": mask, "table": table, "lds": lds}
+    layout = [["code"], ["mask"], ["table"]] + ([["lds"]] if rec.lds else [])
+    view = View(f"Stepping kernel {rec.kernel}", figures,
+                {"code": src, "lanes": lanes, "table": table_src, "lds": words},
+                {"wave": pick, "step": step}, update, layout=layout)
     view.recording = rec
     view.children = (*view.children[:2], _buttons(rec, pick, step), *view.children[2:])
     return view
 
 
+def _lds_cells(rec: Any, step: int) -> dict[str, list]:
+    """One cell per LDS word (all LDS arrays one after another, 32 to a row), coloured
+    by the wave of the thread that last wrote it (grey: not written yet)."""
+    cells: dict[str, list] = {"x": [], "y": [], "color": [], "writer": [], "word": []}
+    at = 0
+    for name, writers in rec.lds_writers(step).items():
+        for k, t in enumerate(writers[:64 * 32]):  # the first 64 rows at most
+            cells["x"].append((at + k) % 32)
+            cells["y"].append((at + k) // 32)
+            cells["color"].append(OFF if t < 0 else WAVES[(t // rec.wave_size) % len(WAVES)])
+            cells["writer"].append("-" if t < 0 else f"thread {t} (wave {t // rec.wave_size})")
+            cells["word"].append(f"{name}[{k}]")
+        at += len(writers)
+    return cells
+
+
 def _buttons(rec: Any, pick: widgets.Dropdown, step: widgets.IntSlider) -> widgets.HBox:
-    """Back, forward, next divergence, next barrier: each moves the step slider."""
+    """Back, forward, next divergence, next barrier, run to a line: each moves the step
+    slider to the next step of this wave that matches."""
 
     def go(find: Any) -> Any:
         def click(_button: Any) -> None:
@@ -115,14 +146,17 @@ def _buttons(rec: Any, pick: widgets.Dropdown, step: widgets.IntSlider) -> widge
 
     back = widgets.Button(description="◀ step")
     back.on_click(lambda _b: setattr(step, "value", max(0, step.value - 1)))
+    lines = sorted({s.line for s in rec.steps})
+    line = widgets.Dropdown(options=lines, value=lines[0], layout=widgets.Layout(width="80px"))
     moves = [back]
     for label, find in (("step ▶", lambda s: True),
                         ("next divergence", lambda s: not s.exec.all()),
-                        ("next barrier", lambda s: s.kind == "barrier")):
+                        ("next barrier", lambda s: s.kind == "barrier"),
+                        ("run to line", lambda s: s.line == line.value)):
         button = widgets.Button(description=label)
         button.on_click(go(find))
         moves.append(button)
-    return widgets.HBox(moves)
+    return widgets.HBox([*moves, line])
 
 
 def _shown(value: Any) -> str:

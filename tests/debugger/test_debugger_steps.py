@@ -193,6 +193,10 @@ def test_barrier_is_a_step_of_every_wave_and_lds_values_cross_it():
     np.testing.assert_array_equal(out, (127 - np.arange(128)) * 10)
     reads = [s for s in rec.steps if s.line == 6 and s.wave == 0][0]
     assert reads.access[0][2] == (127,)  # lane 0 read element 127 of s
+    first_store = [s for s in rec.steps if s.line == 4][0]  # wave 0 wrote s[0:64]
+    writers = rec.lds_writers(first_store.index)["s"]
+    assert writers[:64].tolist() == list(range(64)) and (writers[64:] == -1).all()
+    np.testing.assert_array_equal(rec.lds_writers(last0)["s"], np.arange(128))
 
 
 def test_a_recording_past_its_budget_says_how_to_narrow_it():
@@ -260,13 +264,20 @@ def test_the_stepper_view_moves_by_its_buttons():
               "    hip.syncthreads()\n"
               "    out[t] += 1\n")
     view = gpusim.debug(k[1, 128], np.zeros(128, np.int64))
-    forward, divergence, barrier = view.children[2].children[1:]
+    back, forward, divergence, barrier, run_to, line = view.children[2].children
     divergence.click()
     assert dict(view.summary)["EXEC"] == "8 of 64 lanes (lanes switched off)"
     barrier.click()
     assert dict(view.summary)["barrier"] == "waves arrived: [0] of [0, 1]"
     forward.click()
     assert dict(view.summary)["line"] == "6: out[t] += 1"
+    back.click()
+    assert "barrier" in dict(view.summary)
+    view.controls["step"].value = 0
+    line.value = 6
+    run_to.click()
+    assert dict(view.summary)["line"] == "6: out[t] += 1"
     view.controls["wave"].value = 1
     view.controls["step"].value = 2
     assert dict(view.summary)["barrier"] == "waves arrived: [0, 1] of [0, 1]"
+    assert "budget 200,000" in dict(view.summary)["step"]
