@@ -75,7 +75,7 @@ class WorkgroupRecorder:
         self.recorder = Recorder(dk.ir.debug_points, threads, self.budget)
         gx, gy = grid[0], grid[1]
         w = self.workgroup
-        self._launch = (dk, (w % gx, w // gx % gy, w // (gx * gy)), ck.wave_size)
+        self._launch = (dk, (w % gx, w // gx % gy, w // (gx * gy)), ck.wave_size, tuple(block))
         self._dynamic_lds = dynamic_lds_bytes
         ws = dk.workspace(threads, dynamic_lds_bytes)
         plain = call_args[:len(ck.params) + len(ck.const_arrays) + 2]  # (..., lp, ctl)
@@ -94,7 +94,7 @@ class WorkgroupRecorder:
         if self.recorder is None or self._launch is None:
             raise RuntimeError("nothing was recorded: the launch did not run this "
                                f"work-group ({self.workgroup})")
-        dk, coords, wave_size = self._launch
+        dk, coords, wave_size, blockdim = self._launch
         src = dk.ir.src
         sites = {k: (s.array, s.space) for k, s in enumerate(dk.sites)}
         lds = {name: max(1, int(np.prod(d.shape))) if not d.dynamic else
@@ -103,5 +103,5 @@ class WorkgroupRecorder:
         return Recording(dk.name, coords, wave_size,
                          self.recorder.threads, simt_steps(self.recorder, wave_size),
                          list(src.lines) if src else [], src.firstlineno if src else 1,
-                         sites, lds, self.budget)
+                         sites, lds, self.budget, blockdim)
 

@@ -113,7 +113,7 @@ class Recording:
     """A recorded work-group: its steps and what a view needs to show them."""
 
     kernel: str
-    block: tuple[int, int, int]
+    block: tuple[int, int, int]  # the recorded work-group's blockIdx
     wave_size: int
     threads: int
     steps: list[Step]
@@ -122,6 +122,20 @@ class Recording:
     sites: dict[int, tuple[str, str]]  # memory site -> (array, space: "global", "shared")
     lds: dict[str, int] = field(default_factory=dict)  # LDS array -> elements
     budget: int = 0  # the most steps the recorder would take
+    blockdim: tuple[int, int, int] = (1, 1, 1)  # the work-group's shape (threads)
+    findings: list = field(default_factory=list)  # the sanitizer's (engine.findings.Finding)
+
+    def finding_step(self, finding: Any) -> int | None:
+        """The first step where ``finding``'s first access runs: its line, in its thread's
+        wave, with that thread's lane on (None: not in this work-group, or not reached)."""
+        a = finding.first
+        if tuple(a.block) != tuple(self.block):
+            return None
+        bx, by, _ = self.blockdim
+        t = a.thread[0] + bx * (a.thread[1] + by * a.thread[2])
+        wave, lane = divmod(t, self.wave_size)
+        return next((s.index for s in self.steps if s.wave == wave and s.line == a.line
+                     and s.exec[lane]), None)
 
     def lds_writers(self, step: int) -> dict[str, np.ndarray]:
         """For each LDS array, the thread that last wrote each element up to ``step`` (in

@@ -5,9 +5,11 @@ the next step where lanes are switched off, to the next barrier, and to the next
 of a chosen line). Figures: the kernel's source with the step's line marked; the EXEC
 mask as one cell per lane; a table of every lane's variables after the step, and the
 element each lane read or wrote at it; the LDS, one cell per word coloured by the wave
-whose thread last wrote it. The summary (what a console and nbval see) says which line ran, on how
-many lanes, and at a barrier which waves have arrived. Data: a ``Recording``
-(``gpusim.debugger.steps``).
+whose thread last wrote it. When the sanitizer found races or uninitialised reads in the
+launch (``gpusim.debug`` runs it first), a dropdown picks one: its two lines are marked
+and the view jumps to the step where its first access runs. The summary (what a console
+and nbval see) says which line ran, on how many lanes, and at a barrier which waves have
+arrived. Data: a ``Recording`` (``gpusim.debugger.steps``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from bokeh.plotting import figure
 
 from gpusim.viz.base import Summary, View, ViewError, dropdown, int_slider
 
-ON, OFF, MARK = "#1f77b4", "#eeeeee", "#ffe08a"
+ON, OFF, MARK, RACE = "#1f77b4", "#eeeeee", "#ffe08a", "#f4a582"
 WAVES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
          "#7f7f7f"]  # a colour per wave (Bokeh's Category10)
 
@@ -45,6 +47,8 @@ def stepper(recording: Any, wave: int = 0) -> View:
     waves = sorted({s.wave for s in rec.steps})
     pick = dropdown("wave", waves, wave if wave in waves else None)
     step = int_slider("step", 0, 0, max(0, len(rec.wave_steps(pick.value)) - 1))
+    found = dropdown("sanitizer", [("-", -1)] + [(_finding_label(f), k)
+                                                  for k, f in enumerate(rec.findings)])
     names = sorted({n for s in rec.steps for v in s.values.values() for n in v})
     src = ColumnDataSource({"y": [], "text": [], "color": []})
     code = figure(title=f"kernel {rec.kernel}, work-group {rec.block}", height=24 * len(
@@ -79,10 +83,13 @@ def stepper(recording: Any, wave: int = 0) -> View:
 
     def update() -> Summary:
         s = current()
+        f = rec.findings[found.value] if found.value >= 0 else None
+        race = {} if f is None else {a.line: RACE for a in (f.first, f.second) if a}
         src.data = {"y": list(range(len(rec.source))),
                     "text": [f"{rec.first_line + k:4d}  {t.rstrip()}"
                              for k, t in enumerate(rec.source)],
-                    "color": [MARK if rec.first_line + k == s.line else "white"
+                    "color": [MARK if rec.first_line + k == s.line else
+                              race.get(rec.first_line + k, "white")
                               for k in range(len(rec.source))]}
         lanes.data = {"lane": list(range(rec.wave_size)),
                       "color": [ON if on else OFF for on in s.exec]}
@@ -100,6 +107,8 @@ def stepper(recording: Any, wave: int = 0) -> View:
                ("line", f"{s.line}: {text}"),
                ("EXEC", f"{on} of {rec.wave_size} lanes" + (
                    " (lanes switched off)" if on < rec.wave_size else ""))]
+        if f is not None:
+            out.append(("sanitizer", f.summary().splitlines()[0]))
         if s.kind == "barrier":
             arrived = [t.wave for t in rec.steps if t.kind == "barrier" and
                        t.instance == s.instance and t.index <= s.index]
@@ -110,10 +119,25 @@ def stepper(recording: Any, wave: int = 0) -> View:
     layout = [["code"], ["mask"], ["table"]] + ([["lds"]] if rec.lds else [])
     view = View(f"Stepping kernel {rec.kernel}", figures,
                 {"code": src, "lanes": lanes, "table": table_src, "lds": words},
-                {"wave": pick, "step": step}, update, layout=layout)
+                {"wave": pick, "step": step, "sanitizer": found}, update, layout=layout)
     view.recording = rec
+
+    def jump(_change: Any) -> None:  # to the step of the finding's first access
+        at = rec.finding_step(rec.findings[found.value]) if found.value >= 0 else None
+        if at is not None:
+            pick.value = rec.steps[at].wave
+            step.value = [t.index for t in rec.wave_steps(pick.value)].index(at)
+
+    found.observe(jump, names="value")
     view.children = (*view.children[:2], _buttons(rec, pick, step), *view.children[2:])
     return view
+
+
+def _finding_label(f: Any) -> str:
+    """``LDS race on s[65]: lines 8/9``: a sanitizer finding in the dropdown."""
+    element = f"{f.array}[{', '.join(map(str, f.index))}]"
+    return f"{f.kind} on {element}: line{'s' if len(f.lines) > 1 else ''} " + "/".join(
+        map(str, f.lines))
 
 
 def _lds_cells(rec: Any, step: int) -> dict[str, list]:

@@ -281,3 +281,25 @@ def test_the_stepper_view_moves_by_its_buttons():
     view.controls["step"].value = 2
     assert dict(view.summary)["barrier"] == "waves arrived: [0, 1] of [0, 1]"
     assert "budget 200,000" in dict(view.summary)["step"]
+
+
+def test_a_sanitizer_finding_marks_both_lines_and_jumps_to_its_step():
+    k = _make("def k(x, out):\n"
+              "    s = hip.shared.array(128, np.float32)\n"
+              "    t = hip.threadIdx.x\n"
+              "    s[t] = x[t]\n"
+              "    v = s[(t + 1) % 128]\n"
+              "    out[t] = v\n")
+    x, out = np.arange(128, dtype=np.float32), np.zeros(128, np.float32)
+    view = gpusim.debug(k[1, 128], x, out)
+    (race,) = view.recording.findings
+    assert race.kind == "LDS race" and sorted(race.lines) == [4, 5]
+    plain = np.zeros(128, np.float32)
+    k[1, 128](x, plain)
+    np.testing.assert_array_equal(out, plain)  # the real launch: what a normal one gives
+    view.controls["sanitizer"].value = 0
+    assert dict(view.summary)["line"].startswith(f"{race.first.line}:")
+    marked = [c for c in view.sources["code"].data["color"] if c != "white"]
+    assert len(marked) == 2  # the current line and the other access's line
+    clean = gpusim.debug(k[1, 128], x, out, sanitize=False)
+    assert clean.recording.findings == [] and clean.controls["sanitizer"].options == (("-", -1),)
