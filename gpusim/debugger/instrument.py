@@ -124,7 +124,8 @@ class DebugInstrument(Instrument):
             kind = "barrier" if isinstance(node, Barrier) else node.op
             sid = len(self.kir.debug_points) + 1
             self.kir.debug_points[sid] = DebugPoint(sid, node.line, (), (), kind)
-            out.line(f"_dbg.wave_op({sid})  # debug: every live lane of each wave")
+            mask = node.masks[-1] if node.masks else ("_m0" if self.kir.masks else "None")
+            out.line(f"_dbg.wave_op({sid}, {mask})  # debug: the lanes that run it")
 
     def index(self, gen: Any, array: str, checked: list[ast.expr], bounds: list[ast.expr],
               site: int, space: str) -> ast.expr | None:

@@ -85,9 +85,11 @@ class Recorder:
                 "smaller work-group (a smaller block), fewer loop iterations (a smaller "
                 "problem), or raise budget= if you mean it")
 
-    def wave_op(self, sid: int) -> None:
-        """A barrier or wave collective ran after the current region instance."""
-        self.wave_ops.append((self.instance, sid))
+    def wave_op(self, sid: int, mask: Any = None) -> None:
+        """A barrier or wave collective ran after the current region instance, in the
+        threads ``mask`` holds (a bool per thread; None: all of them)."""
+        self.wave_ops.append((self.instance, sid,
+                              None if mask is None else np.array(mask[:self.threads], bool)))
 
     def _threads(self, t: int) -> range:
         return range(self.threads) if t < 0 else range(t, t + 1)

@@ -52,22 +52,24 @@ def simt_steps(rec: Any, wave_size: int) -> list[Step]:
     """Every wave's steps, region instance by instance (module docstring)."""
     per_thread = [_by_instance(events) for events in rec.events]
     waves = -(-rec.threads // wave_size)
-    after = {}
-    for inst, sid in rec.wave_ops:
-        after.setdefault(inst, []).append(sid)
+    after: dict[int, list] = {}
+    for inst, sid, mask in rec.wave_ops:
+        after.setdefault(inst, []).append((sid, mask))
     steps: list[Step] = []
     for inst in range(rec.instance + 1):
         for w in range(waves):
             lanes = range(w * wave_size, min((w + 1) * wave_size, rec.threads))
             seqs = {t - w * wave_size: per_thread[t].get(inst, []) for t in lanes}
             steps += _wave_steps(seqs, rec.points, w, wave_size, inst, len(steps))
-        for sid in after.get(inst, []):
+        for sid, mask in after.get(inst, []):
             point = rec.points[sid]
             for w in range(waves):
                 live = np.zeros(wave_size, bool)
-                live[:min(wave_size, rec.threads - w * wave_size)] = True
-                steps.append(Step(len(steps), w, point.line, point.kind, live,
-                                  instance=inst))
+                lanes = slice(w * wave_size, min((w + 1) * wave_size, rec.threads))
+                live[:lanes.stop - lanes.start] = True if mask is None else mask[lanes]
+                if live.any():  # a wave with no lane there does not run it
+                    steps.append(Step(len(steps), w, point.line, point.kind, live,
+                                      instance=inst))
     return steps
 
 

@@ -303,3 +303,22 @@ def test_a_sanitizer_finding_marks_both_lines_and_jumps_to_its_step():
     assert len(marked) == 2  # the current line and the other access's line
     clean = gpusim.debug(k[1, 128], x, out, sanitize=False)
     assert clean.recording.findings == [] and clean.controls["sanitizer"].options == (("-", -1),)
+
+
+def test_a_wave_collective_inside_an_if_runs_on_that_sides_lanes():
+    k = _make("def k(out):\n"
+              "    lane = hip.laneid\n"
+              "    if lane % 3 == 0:\n"
+              "        out[0] = hip.ballot(lane > 40)\n"
+              "    else:\n"
+              "        out[1] = hip.activemask()\n")
+    out = np.zeros(2, np.uint64)
+    rec = gpusim.debug(k[1, 64], out).recording
+    then, other = np.arange(64) % 3 == 0, np.arange(64) % 3 != 0
+    for s in rec.steps:
+        if s.line == 4:
+            np.testing.assert_array_equal(s.exec, then)
+        elif s.line == 6:
+            np.testing.assert_array_equal(s.exec, other)
+    assert {s.kind for s in rec.steps} >= {"ballot", "activemask"}
+    assert int(out[1]) == sum(1 << k for k in range(64) if k % 3)
