@@ -14,10 +14,11 @@ arrived. Data: a ``Recording`` (``gpusim.debugger.steps``).
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import ipywidgets as widgets
-from bokeh.models import ColumnDataSource, DataTable, TableColumn
+from bokeh.models import ColumnDataSource
 from bokeh.plotting import figure
 
 from gpusim.viz.base import Summary, View, ViewError, dropdown, int_slider
@@ -49,7 +50,9 @@ def stepper(recording: Any, wave: int = 0) -> View:
     step = int_slider("step", 0, 0, max(0, len(rec.wave_steps(pick.value)) - 1))
     found = dropdown("sanitizer", [("-", -1)] + [(_finding_label(f), k)
                                                   for k, f in enumerate(rec.findings)])
-    names = sorted({n for s in rec.steps for v in s.values.values() for n in v})
+    # the user's variables (the compiler's temporaries start with "_")
+    names = sorted({n for s in rec.steps for v in s.values.values() for n in v
+                    if not n.startswith("_")})
     src = ColumnDataSource({"y": [], "text": [], "color": []})
     code = figure(title=f"kernel {rec.kernel}, work-group {rec.block}", height=24 * len(
         rec.source) + 60, width=560, toolbar_location=None, x_range=(0, 1),
@@ -63,11 +66,9 @@ def stepper(recording: Any, wave: int = 0) -> View:
                   toolbar_location=None, tooltips=[("lane", "@lane")])
     mask.rect("lane", 0, 0.9, 0.9, source=lanes, color="color")
     mask.yaxis.visible = mask.grid.visible = False
-    table_src = ColumnDataSource({"lane": [], "element": [], **{n: [] for n in names}})
-    table = DataTable(source=table_src, width=560, height=300, index_position=None,
-                      columns=[TableColumn(field="lane", title="lane", width=40),
-                               *[TableColumn(field=n, title=n) for n in names],
-                               TableColumn(field="element", title="read / wrote")])
+    # an HTML table beside the figures: Bokeh's DataTable needs a JS bundle (bokeh-tables)
+    # that the views' inline loader does not bring
+    table = widgets.HTML(layout=widgets.Layout(max_height="320px", overflow="auto"))
     words = ColumnDataSource({"x": [], "y": [], "color": [], "writer": [], "word": []})
     rows = max(1, -(-sum(rec.lds.values()) // 32))
     lds = figure(title="LDS: the thread that last wrote each word (32 banks a row)",
@@ -93,11 +94,7 @@ def stepper(recording: Any, wave: int = 0) -> View:
                               for k in range(len(rec.source))]}
         lanes.data = {"lane": list(range(rec.wave_size)),
                       "color": [ON if on else OFF for on in s.exec]}
-        held = rec.lanes(s.index)
-        table_src.data = {"lane": list(range(rec.wave_size)),
-                          "element": [_element(rec, s.access.get(k)) for k in range(rec.wave_size)],
-                          **{n: [_shown(v) for v in held.get(n, [None] * rec.wave_size)]
-                             for n in names}}
+        table.value = _lanes_table(rec, s, names)
         words.data = _lds_cells(rec, s.index)
         on = int(s.exec.sum())
         text = rec.source[s.line - rec.first_line].strip() if 0 <= s.line - rec.first_line < len(
@@ -115,10 +112,10 @@ def stepper(recording: Any, wave: int = 0) -> View:
             out.append(("barrier", f"waves arrived: {arrived} of {waves}"))
         return out
 
-    figures = {"code": code, "mask": mask, "table": table, "lds": lds}
-    layout = [["code"], ["mask"], ["table"]] + ([["lds"]] if rec.lds else [])
+    figures = {"code": code, "mask": mask, "lds": lds}
+    layout = [["code"], ["mask"]] + ([["lds"]] if rec.lds else [])
     view = View(f"Stepping kernel {rec.kernel}", figures,
-                {"code": src, "lanes": lanes, "table": table_src, "lds": words},
+                {"code": src, "lanes": lanes, "lds": words},
                 {"wave": pick, "step": step, "sanitizer": found}, update, layout=layout)
     view.recording = rec
 
@@ -129,7 +126,9 @@ def stepper(recording: Any, wave: int = 0) -> View:
             step.value = [t.index for t in rec.wave_steps(pick.value)].index(at)
 
     found.observe(jump, names="value")
-    view.children = (*view.children[:2], _buttons(rec, pick, step), *view.children[2:])
+    view.table = table
+    view.children = (*view.children[:2], _buttons(rec, pick, step), view.children[2], table,
+                     *view.children[3:])
     return view
 
 
@@ -183,9 +182,19 @@ def _buttons(rec: Any, pick: widgets.Dropdown, step: widgets.IntSlider) -> widge
     return widgets.HBox([*moves, line])
 
 
-def _shown(value: Any) -> str:
-    """A lane's value as the table shows it ("" before the lane assigns it)."""
-    return "" if value is None else str(value)
+def _lanes_table(rec: Any, s: Any, names: list[str]) -> str:
+    """Every lane of the step's wave: its variables after the step (blank before the lane
+    assigns one), the element it read or wrote at the step; lanes with EXEC off greyed."""
+    held = rec.lanes(s.index)
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in ["#", *names, "read / wrote"])
+    rows = []
+    for k in range(rec.wave_size):
+        cells = [str(k), *("" if (v := held.get(n, [None] * rec.wave_size)[k]) is None
+                           else str(v) for n in names), _element(rec, s.access.get(k))]
+        style = "" if s.exec[k] else ' style="color:#aaa"'
+        rows.append(f"<tr{style}>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells)
+                    + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
 
 def _element(rec: Any, access: tuple | None) -> str:
@@ -194,4 +203,4 @@ def _element(rec: Any, access: tuple | None) -> str:
         return ""
     site, kind, index = access
     what = ("read", "wrote", "updated", "atomic")[kind]
-    return f"{rec.sites.get(site, '?')}[{', '.join(map(str, index))}] {what}"
+    return f"{rec.sites.get(site, ('?', ''))[0]}[{', '.join(map(str, index))}] {what}"
