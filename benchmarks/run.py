@@ -208,13 +208,20 @@ def bench_mfma() -> list[tuple[str, str]]:
     return mfma_bench.bench_mfma()
 
 
+def bench_debugger() -> list[tuple[str, str]]:
+    """gpusim.debug: recording one work-group, and one step of the stepper view."""
+    import debugger_bench
+
+    return debugger_bench.bench_debugger()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args()
     rows = (bench_kernels() + bench_compile() + bench_launch() + bench_estimate()
             + bench_checked() + bench_tracing() + bench_memsim() + bench_rccl() + bench_views()
-            + bench_mfma())
+            + bench_mfma() + bench_debugger())
     text = table(rows)
     machine = f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
     print(text)
