@@ -32,8 +32,10 @@ class RecordingBudgetError(GpusimError):
 class Recorder:
     """Per-thread event lists of one work-group (see the module docstring)."""
 
-    def __init__(self, points: dict[int, Any], threads: int, budget: int = 200_000):
+    def __init__(self, points: dict[int, Any], threads: int, budget: int = 200_000,
+                 lines: tuple[int, int] | None = None):
         self.points, self.threads, self.budget = points, threads, budget
+        self.lines = lines  # record only the statements of these lines (inclusive)
         self.events: list[list[tuple]] = [[] for _ in range(threads)]
         self.instance = -1  # the region instance running now
         self.regions: list[int] = []  # the region index of each instance
@@ -68,8 +70,14 @@ class Recorder:
 
     def step(self, sid: int, t: int, /, **values: Any) -> None:
         """Statement ``sid`` ran in thread ``t`` (-1: every thread) and assigned ``values``."""
-        path = self.points[sid].path if self.points[sid] is not None else ()
+        point = self.points[sid]
         header = values.pop("_iteration", False)  # a loop's line, once per iteration
+        if self.lines and point is not None and not (
+                self.lines[0] <= point.line <= self.lines[1]):
+            for k in self._threads(t):  # not recorded; its access is not the next one's
+                self._access[k] = None
+            return
+        path = point.path if point is not None else ()
         values = {name: _kept(v) for name, v in values.items()}
         for k in self._threads(t):
             place = tuple(self._iters[k].get(int(c.split()[1]), 0) if isinstance(c, str)
@@ -83,7 +91,8 @@ class Recorder:
             raise RecordingBudgetError(
                 f"the recording passed its budget of {self.budget:,} steps: record a "
                 "smaller work-group (a smaller block), fewer loop iterations (a smaller "
-                "problem), or raise budget= if you mean it")
+                "problem), only some lines (lines=(first, last)), or raise budget= if "
+                "you mean it")
 
     def wave_op(self, sid: int, mask: Any = None) -> None:
         """A barrier or wave collective ran after the current region instance, in the

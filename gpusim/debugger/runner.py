@@ -54,8 +54,9 @@ def debug_variant(ck: CompiledKernel) -> CompiledKernel:
 class WorkgroupRecorder:
     """Records work-group ``workgroup`` (its number in the grid, x fastest)."""
 
-    def __init__(self, workgroup: int, budget: int = 200_000):
-        self.workgroup, self.budget = workgroup, budget
+    def __init__(self, workgroup: int, budget: int = 200_000,
+                 lines: tuple[int, int] | None = None):
+        self.workgroup, self.budget, self.lines = workgroup, budget, lines
         self.spans = [(workgroup, workgroup + 1)]  # the engine's fast path skips it
         self.planned = 1
         self.recorder: Recorder | None = None
@@ -72,7 +73,7 @@ class WorkgroupRecorder:
         it as a fault of this launch)."""
         dk = debug_variant(ck)
         threads = math.prod(block)
-        self.recorder = Recorder(dk.ir.debug_points, threads, self.budget)
+        self.recorder = Recorder(dk.ir.debug_points, threads, self.budget, self.lines)
         gx, gy = grid[0], grid[1]
         w = self.workgroup
         self._launch = (dk, (w % gx, w // gx % gy, w // (gx * gy)), ck.wave_size, tuple(block))

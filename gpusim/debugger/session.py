@@ -39,12 +39,13 @@ from gpusim.viz.stepper import stepper
 
 
 def debug(configured: Any, *args: Any, block: Any = (0, 0, 0), budget: int = 200_000,
-          sanitize: bool = True) -> View:
+          lines: tuple[int, int] | None = None, sanitize: bool = True) -> View:
     """Run ``configured`` (``kernel[grid, block]``) on ``args`` like a normal launch, with
     work-group ``block`` (its (x, y, z) in the grid) recorded; wait for it and return the
     stepper view (its ``.recording``: the ``Recording``). Every other work-group runs on
     the fast path, so the results are the launch's. ``budget``: the most statement steps
-    recorded (a longer work-group stops with an error that says how to narrow it).
+    recorded (a longer work-group stops with an error that says how to narrow it);
+    ``lines=(first, last)``: record only the statements of those source lines.
     ``sanitize``: first run the launch on the sanitizer's checked path on copies of the
     array arguments, so the view can jump to each race or uninitialised read it finds
     (arguments that cannot be copied, C pointers, skip this)."""
@@ -59,7 +60,7 @@ def debug(configured: Any, *args: Any, block: Any = (0, 0, 0), budget: int = 200
         raise ValueError(f"gpusim.debug: block={(bx, by, bz)} is not in the grid "
                          f"{(gx, gy, gz)} of this launch; pick a work-group inside it")
     findings = _findings(kernel, grid, threads, shared, args) if sanitize else []
-    runner = WorkgroupRecorder(bx + gx * (by + gy * bz), budget)
+    runner = WorkgroupRecorder(bx + gx * (by + gy * bz), budget, lines)
     kernel.launch(grid, threads, args, stream=stream, shared_bytes=shared, recorder=runner)
     synchronize_stream(stream)
     rec = replace(runner.recording(), findings=findings)

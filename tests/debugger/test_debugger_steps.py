@@ -209,6 +209,8 @@ def test_a_recording_past_its_budget_says_how_to_narrow_it():
     out = np.zeros(64, np.int64)  # the emulator stays usable
     k[1, 64](out)
     assert out[0] == 1000
+    rec = gpusim.debug(k[1, 64], np.zeros(64, np.int64), budget=500, lines=(2, 2)).recording
+    assert {s.line for s in rec.steps} == {2}  # only line 2: within the budget
 
 
 def test_a_block_outside_the_grid_is_refused():
