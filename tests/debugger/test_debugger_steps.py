@@ -4,7 +4,9 @@ Independent reference: the kernel's own Python function, called once per thread 
 stand-in ``hip`` that answers that thread's coordinates, under ``sys.settrace``; the
 values each line leaves in the thread's locals are what that lane must show, in the same
 order. Kernels are generated (hypothesis) with branches and loops whose trip counts
-differ between lanes, so the SIMT replay must interleave divergent lanes correctly.
+differ between lanes, so the SIMT replay must interleave divergent lanes correctly; with
+a barrier (an LDS round trip) or a shuffle between two such phases, Python runs the
+first phase for every thread, swaps the values as the hardware would, then the second.
 """
 
 from __future__ import annotations
@@ -135,7 +137,7 @@ def test_every_lane_shows_what_python_computes_for_its_thread(source, threads):
         assert _lane_assignments(rec, t) == want, (source, t)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)  # each example compiles a fast kernel (~1 s)
 @given(source=kernels())
 def test_a_debugged_launch_gives_the_normal_launch_results(source):
     k = _make(source)
@@ -324,3 +326,89 @@ def test_a_wave_collective_inside_an_if_runs_on_that_sides_lanes():
             np.testing.assert_array_equal(s.exec, other)
     assert {s.kind for s in rec.steps} >= {"ballot", "activemask"}
     assert int(out[1]) == sum(1 << k for k in range(64) if k % 3)
+
+
+EXCHANGES = {  # how lanes swap x across a barrier (LDS) or a shuffle: (kernel text, y_t)
+    "barrier": ("s[t] = x\nhip.syncthreads()\ny = s[(t + {d}) % {n}]",
+                lambda xs, t, d, n: xs[(t + d) % n]),
+    "shuffle": ("y = hip.shfl_xor(x, {m})", lambda xs, t, m, n: xs[t ^ m]),
+}
+SHOWN = ("t", "x", "y", "c", "j")  # the generated kernels' variables (not the compiler's)
+
+
+@st.composite
+def exchanging_kernels(draw):
+    """(kernel source, phase A source, exchange kind and parameters, phase B source, n)."""
+    n = draw(st.sampled_from([64, 128]))
+    kind = draw(st.sampled_from(list(EXCHANGES)))
+    params = dict(d=draw(st.integers(1, n - 1)), m=draw(st.integers(1, 63)), n=n)
+    a = draw(kernels(depth=1)).splitlines()[4:-1]  # a body, without header and store
+    b = draw(kernels(depth=1)).splitlines()[4:-1]
+    middle = ["    " + line for line in EXCHANGES[kind][0].format(**params).splitlines()]
+    source = "\n".join(["def k(out):", f"    s = hip.shared.array({n}, np.int64)",
+                        "    t = hip.threadIdx.x", "    x = t", "    y = 0", *a, *middle, *b,
+                        "    out[hip.blockIdx.x * hip.blockDim.x + t] = x + y"]) + "\n"
+    return source, a, kind, params, b, n
+
+
+def _phase(body: list[str], params: str) -> types.FunctionType:
+    ns: dict = {}
+    exec("def phase(" + params + "):\n" + "\n".join(body or ["    pass"])  # noqa: S102
+         + "\n    return x, y\n", ns)
+    return ns["phase"]
+
+
+def _assignments(func, args) -> tuple[list[tuple], tuple]:
+    """(name, value) as ``func``'s locals change (arguments at entry count as set), and
+    what it returns."""
+    code = func.__code__
+    seen = dict(zip(code.co_varnames[:code.co_argcount], args, strict=True))
+    out: list[tuple] = []
+
+    def tracer(frame, event, arg):
+        if frame.f_code is not code:
+            return None
+        if event in ("line", "return"):
+            for name, value in frame.f_locals.items():
+                if name not in seen or seen[name] != value:
+                    seen[name] = value
+                    out.append((name, value))
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        result = func(*args)
+    finally:
+        sys.settrace(None)
+    return out, result
+
+
+def _dedupe(pairs: list[tuple]) -> list[tuple]:
+    seen: dict = {}
+    out = []
+    for name, value in pairs:
+        if name in SHOWN and (name not in seen or seen[name] != value):
+            seen[name] = value
+            out.append((name, value))
+    return out
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=exchanging_kernels())
+def test_lanes_across_a_barrier_or_a_shuffle_show_what_python_computes(case):
+    """Barriers and shuffles: Python runs phase A for every thread, swaps x between lanes
+    as the LDS round trip or the shuffle does, then runs phase B from there."""
+    source, a, kind, params, b, n = case
+    k = _make(source)
+    out = np.zeros(n, np.int64)
+    rec = gpusim.debug(k[1, n], out, sanitize=False).recording
+    first = [_assignments(_phase(["    x = t", "    y = 0", *a], "t"), (t,)) for t in range(n)]
+    xs = [x for _, (x, _) in first]
+    for t in range(n):
+        y = EXCHANGES[kind][1](xs, t, params["d" if kind == "barrier" else "m"], n)
+        later, _ = _assignments(_phase(b, "t, x, y"), (t, xs[t], y))
+        want = _dedupe([("t", t), *first[t][0], ("y", y), *later])
+        assert _dedupe(_lane_assignments(rec, t)) == want, (source, t)
+    plain = np.zeros(n, np.int64)
+    k[1, n](plain)
+    np.testing.assert_array_equal(out, plain)
