@@ -164,6 +164,15 @@ class Recording:
                     out.setdefault(name, [None] * self.wave_size)[lane] = value
         return out
 
+    def last_access(self, step: int) -> dict[int, tuple]:
+        """The element each lane of the step's wave last read or wrote, up to ``step``:
+        lane -> (site, kind, index)."""
+        wave, out = self.steps[step].wave, {}
+        for s in self.steps[:step + 1]:
+            if s.wave == wave:
+                out.update(s.access)
+        return out
+
     def on_lines(self, line_of: Any, source: list[str], first_line: int = 1) -> Recording:
         """The same recording shown on other source lines (a HIP C++ kernel's):
         ``line_of`` maps each step's line to the line of ``source`` it came from."""

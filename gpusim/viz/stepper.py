@@ -4,12 +4,12 @@ Controls: the wave, and the step (a slider, with buttons one step back or forwar
 the next step where lanes are switched off, to the next barrier, and to the next step
 of a chosen line). Figures: the kernel's source with the step's line marked; the EXEC
 mask as one cell per lane; a table of every lane's variables after the step, and the
-element each lane read or wrote at it; the LDS, one cell per word coloured by the wave
-whose thread last wrote it. When the sanitizer found races or uninitialised reads in the
-launch (``gpusim.debug`` runs it first), a dropdown picks one: its two lines are marked
-and the view jumps to the step where its first access runs. The summary (what a console
-and nbval see) says which line ran, on how many lanes, and at a barrier which waves have
-arrived. Data: a ``Recording`` (``gpusim.debugger.steps``).
+element each lane last read or wrote (* at this step); the LDS, one cell per word
+coloured by the wave whose thread last wrote it. When the sanitizer found races or
+uninitialised reads in the launch (``gpusim.debug`` runs it first), a dropdown picks
+one: its two lines are marked and the view jumps to the step where its first access
+runs. The summary (what a console and nbval see) says which line ran, on how many
+lanes, and at a barrier which waves have arrived. Data: a ``Recording`` (``gpusim.debugger.steps``).
 """
 
 from __future__ import annotations
@@ -184,13 +184,15 @@ def _buttons(rec: Any, pick: widgets.Dropdown, step: widgets.IntSlider) -> widge
 
 def _lanes_table(rec: Any, s: Any, names: list[str]) -> str:
     """Every lane of the step's wave: its variables after the step (blank before the lane
-    assigns one), the element it read or wrote at the step; lanes with EXEC off greyed."""
-    held = rec.lanes(s.index)
-    head = "".join(f"<th>{html.escape(n)}</th>" for n in ["#", *names, "read / wrote"])
+    assigns one), the element it last read or wrote (marked * when at this step); lanes
+    with EXEC off greyed."""
+    held, last = rec.lanes(s.index), rec.last_access(s.index)
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in ["#", *names, "last read / wrote"])
     rows = []
     for k in range(rec.wave_size):
+        now = "*" if k in s.access else ""
         cells = [str(k), *("" if (v := held.get(n, [None] * rec.wave_size)[k]) is None
-                           else str(v) for n in names), _element(rec, s.access.get(k))]
+                           else str(v) for n in names), _element(rec, last.get(k)) + now]
         style = "" if s.exec[k] else ' style="color:#aaa"'
         rows.append(f"<tr{style}>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells)
                     + "</tr>")

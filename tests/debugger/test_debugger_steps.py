@@ -412,3 +412,19 @@ def test_lanes_across_a_barrier_or_a_shuffle_show_what_python_computes(case):
     plain = np.zeros(n, np.int64)
     k[1, n](plain)
     np.testing.assert_array_equal(out, plain)
+
+
+def test_the_lanes_table_shows_each_lanes_last_element():
+    k = _make("def k(x, out):\n"
+              "    t = hip.threadIdx.x\n"
+              "    v = x[t] * 2\n"
+              "    w = v + 1\n"
+              "    out[t] = w\n")
+    view = gpusim.debug(k[1, 64], np.arange(64.0), np.zeros(64), sanitize=False)
+    rec = view.recording
+    at_w = next(s for s in rec.steps if s.line == 4)
+    assert rec.last_access(at_w.index)[5][2] == (5,)  # lane 5 last read x[5], at line 3
+    view.controls["step"].value = at_w.index
+    assert "<td>x[5] read</td>" in view.table.value  # not at this step: no *
+    view.controls["step"].value = at_w.index + 1
+    assert "<td>out[5] wrote*</td>" in view.table.value
