@@ -127,7 +127,7 @@ def test_profiling_an_unsupported_kernel_still_runs_it():
 
 
 def test_no_llvm_compile_outside_a_profile(monkeypatch):
-    import gpusim.runtime.kernel_resources as kr
+    import gpusim.engine.resources as kr
 
     def boom(*args, **kwargs):
         raise AssertionError("compiled outside a profile")
