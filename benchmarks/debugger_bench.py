@@ -24,18 +24,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import kernels  # noqa: E402
+from check_bench import best_seconds  # noqa: E402
 
 N = 1 << 16
-
-
-def best_seconds(fn, repeat: int = 5) -> float:
-    fn()  # warm-up: compilation
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def bench_debugger() -> list[tuple[str, str]]:

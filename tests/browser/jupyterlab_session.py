@@ -11,6 +11,7 @@ that blocked the page.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import time
@@ -120,6 +121,17 @@ class NotebookRun:
         return [f"{o['ename']}: {o['evalue']}" for cell in self.saved["cells"]
                 if "raises-exception" not in cell.get("metadata", {}).get("tags", [])
                 for o in cell.get("outputs", []) if o["output_type"] == "error"]
+
+
+def save_view_shot(shot: bytes, name: str) -> None:
+    """A view's screenshot, to test-artifacts/browser/views/ and, when
+    GPUSIM_UPDATE_SCREENSHOTS=1, to docs/views/ (the README's pictures)."""
+    folders = [SHOTS / "views"]
+    if os.environ.get("GPUSIM_UPDATE_SCREENSHOTS") == "1":
+        folders.append(ROOT / "docs" / "views")
+    for folder in folders:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{name}.png").write_bytes(shot)
 
 
 def open_notebook(view: Browser, lab: Lab, notebook: str) -> None:

@@ -10,11 +10,9 @@ pictures) when GPUSIM_UPDATE_SCREENSHOTS=1, as test_views_in_browser.py does.
 
 from __future__ import annotations
 
-import os
-
 import nbformat
 import pytest
-from jupyterlab_session import PANEL, ROOT, SHOTS, Browser, Lab, run_all
+from jupyterlab_session import PANEL, ROOT, Browser, Lab, run_all, save_view_shot
 
 pytestmark = pytest.mark.browser
 HEADING = "## 4. The latency ladder"
@@ -66,11 +64,5 @@ def test_latency_ladder_renders(jupyterlab: Lab, browser: Browser, ladder_notebo
     summary = widget.inner_text()
     for level in ("vL1D (16 KiB)", "L2 (1 MiB)", "MALL (32 MiB)", "HBM (288 MiB)"):
         assert level in summary, summary
-    shot = widget.screenshot()
-    folders = [SHOTS / "views"]
-    if os.environ.get("GPUSIM_UPDATE_SCREENSHOTS") == "1":
-        folders.append(ROOT / "docs" / "views")
-    for folder in folders:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "latency_ladder.png").write_bytes(shot)
+    save_view_shot(widget.screenshot(), "latency_ladder")
     assert browser.console_errors == []

@@ -12,11 +12,9 @@ GPUSIM_UPDATE_SCREENSHOTS=1, as the other view tests do.
 
 from __future__ import annotations
 
-import os
-
 import nbformat
 import pytest
-from jupyterlab_session import PANEL, ROOT, SHOTS, Browser, Lab, run_all
+from jupyterlab_session import PANEL, ROOT, Browser, Lab, run_all, save_view_shot
 
 pytestmark = pytest.mark.browser
 
@@ -85,11 +83,6 @@ def test_step_through_a_divergent_if_and_a_barrier(jupyterlab: Lab, browser: Bro
     shows(racy, "LDS race on tile[128]")
     racy.get_by_role("button", name="next barrier").click()
     shows(racy, "waves arrived")
-    folders = [SHOTS / "views"]
-    if os.environ.get("GPUSIM_UPDATE_SCREENSHOTS") == "1":
-        folders.append(ROOT / "docs" / "views")
-    for folder in folders:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "stepper.png").write_bytes(shot)
-        (folder / "stepper_barrier.png").write_bytes(racy.screenshot())
+    save_view_shot(shot, "stepper")
+    save_view_shot(racy.screenshot(), "stepper_barrier")
     assert browser.console_errors == []

@@ -12,12 +12,11 @@ error. Screenshots of each view go to test-artifacts/browser/views/, and to docs
 
 from __future__ import annotations
 
-import os
 import shutil
 
 import nbformat
 import pytest
-from jupyterlab_session import PANEL, ROOT, SHOTS, Browser, Lab, run_all
+from jupyterlab_session import PANEL, ROOT, Browser, Lab, run_all, save_view_shot
 
 pytestmark = pytest.mark.browser
 
@@ -96,15 +95,6 @@ def _view_output(cell):
     return cell.locator(".jp-OutputArea-output", has=cell.page.locator(".widget-vbox"))
 
 
-def _save(shot: bytes, name: str) -> None:
-    folders = [SHOTS / "views"]
-    if os.environ.get("GPUSIM_UPDATE_SCREENSHOTS") == "1":
-        folders.append(ROOT / "docs" / "views")
-    for folder in folders:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{name}.png").write_bytes(shot)
-
-
 def test_every_view_renders_and_a_slider_redraws(jupyterlab: Lab, browser: Browser,
                                                  views_notebook: str):
     run = run_all(browser, jupyterlab, views_notebook, timeout_s=300)
@@ -130,7 +120,7 @@ def test_every_view_renders_and_a_slider_redraws(jupyterlab: Lab, browser: Brows
         for k in range(figures):
             box = canvases.nth(k).bounding_box()
             assert box and box["width"] > 100 and box["height"] > 100, (name, k, box)
-        _save(widget.screenshot(), name)
+        save_view_shot(widget.screenshot(), name)
 
     # Drag the VGPR slider to its end with the keyboard, as a student may.
     out = _view_output(cells.nth(1))
@@ -146,5 +136,5 @@ def test_every_view_renders_and_a_slider_redraws(jupyterlab: Lab, browser: Brows
     page.wait_for_function("() => new Promise(r => requestAnimationFrame(() => r(true)))")
     after = figure.screenshot()
     assert after != before, "moving the VGPR slider did not redraw the figure"
-    _save(out.locator(".widget-vbox").first.screenshot(), "occupancy_after_slider")
+    save_view_shot(out.locator(".widget-vbox").first.screenshot(), "occupancy_after_slider")
     assert browser.console_errors == []
