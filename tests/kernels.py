@@ -932,3 +932,11 @@ def everything(x, out, n, flag):
     if n < 0:
         return
     out[0] = hip.activemask() + hip.warpsize
+
+
+# -- benchmarks (benchmarks/engine_bench.py) -------------------------------------------------------
+def stencil2d(a, out):
+    """out = 0.25 * (sum of the 4 neighbours) - a, at interior points: a 2-D 5-point stencil."""
+    x, y = hip.grid(2)
+    if 0 < y < a.shape[0] - 1 and 0 < x < a.shape[1] - 1:
+        out[y, x] = 0.25 * (a[y - 1, x] + a[y + 1, x] + a[y, x - 1] + a[y, x + 1]) - a[y, x]

@@ -19,6 +19,7 @@ keep their line and column and can be printed with ``ast.unparse``). The passes 
 from __future__ import annotations
 
 import ast
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -197,6 +198,9 @@ class Region:
     snapshots: list[str] = field(default_factory=list)  # uniform vars re-read by each thread
     remat: list[str] = field(default_factory=list)  # cheap values recomputed, not loaded
     scalar: bool = False  # the same work in every thread: run once for the block
+    # Filled by ranges: tests that put every index of the region in bounds for every
+    # thread (then it runs without checks), or None (always checked).
+    in_bounds: list[Any] | None = None
 
     @property
     def lines(self) -> tuple[int, int]:
@@ -334,6 +338,7 @@ class KernelIR:
     spilled: dict[str, Any] = field(default_factory=dict)  # per-thread arrays: name -> type
     masks: list[str] = field(default_factory=list)
     sites: list[Site] = field(default_factory=list)
+    reuse_sites: bool = False  # see reusing_sites()
     has_return: bool = False
     renamed: dict[str, str] = field(default_factory=dict)  # generated name -> user's name
     source: str = ""  # generated Python source
@@ -358,10 +363,23 @@ class KernelIR:
                  var: str = "") -> int:
         """Record a fault site and return its number."""
         src = getattr(node, "gsrc", None) or self.src
-        self.sites.append(Site(getattr(node, "lineno", 0), getattr(node, "col_offset", 0) + 1,
-                               what, array, space, src.filename, src.func, var,
-                               getattr(node, "raises", None)))
+        site = Site(getattr(node, "lineno", 0), getattr(node, "col_offset", 0) + 1,
+                    what, array, space, src.filename, src.func, var,
+                    getattr(node, "raises", None))
+        if self.reuse_sites and site in self.sites:
+            return self.sites.index(site)
+        self.sites.append(site)
         return len(self.sites) - 1
+
+    @contextlib.contextmanager
+    def reusing_sites(self):
+        """While writing a second copy of code: a site like one already recorded is that
+        one (same place, same message), not a new entry."""
+        self.reuse_sites = True
+        try:
+            yield
+        finally:
+            self.reuse_sites = False
 
     def array_params(self) -> set[str]:
         """Kernel arguments that are arrays (global memory)."""

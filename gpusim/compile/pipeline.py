@@ -6,7 +6,7 @@ pass, ``ir:split`` after one pass, ``source`` the generated module.
 
 >>> [name for name, _ in PASSES]  # doctest: +NORMALIZE_WHITESPACE
 ['parse', 'subset', 'resolve', 'normalize', 'uniformity', 'lower', 'infer', 'half',
- 'split', 'liveness', 'zerodiv', 'generate']
+ 'split', 'liveness', 'zerodiv', 'ranges', 'generate']
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from gpusim.compile.passes import (
 )
 from gpusim.compile.passes.grid_group import exit_early
 from gpusim.compile.passes.half import lower_half, storage_types
+from gpusim.compile.passes.ranges import plan_ranges
 from gpusim.compile.passes.zero_division import guard_divisions
 from gpusim.errors import GpusimError, KernelCompileError
 
@@ -68,6 +69,7 @@ PASSES: list[tuple[str, Callable[[KernelIR], None]]] = [
     ("split", split),  # cut at barriers/collectives -> regions and block-level nodes
     ("liveness", plan),  # per-thread arrays for values that cross a cut
     ("zerodiv", guard_divisions),  # debug=True: a division by zero raises
+    ("ranges", plan_ranges),  # regions whose indices stay in bounds: run unchecked
     ("generate", generate),  # Python source for numba
 ]
 

@@ -39,7 +39,7 @@ def ir_after(kernel, name, arg_types=(F32,)):
 def test_passes_are_listed_in_order():
     assert [n for n, _ in PASSES] == ["parse", "subset", "resolve", "normalize", "uniformity",
                                       "lower", "infer", "half", "split", "liveness", "zerodiv",
-                                      "generate"]
+                                      "ranges", "generate"]
 
 
 def test_parse_keeps_file_line_numbers():

@@ -60,6 +60,7 @@ class ExprGen(ast.NodeTransformer):
         self.access = "read"
         self.store_access = "write"  # "update" while writing the target of `a[i] += v`
         self.instrument = None  # the generation mode's hooks (instrument.py), if any
+        self.unchecked = False  # writing a region the ranges pass proved in bounds
 
     def helper(self, name: str) -> ast.Name:
         """A device-library name, imported as ``_name`` so no user variable can hide it."""
@@ -178,7 +179,10 @@ class ExprGen(ast.NodeTransformer):
 
 
     def check(self, index: ast.expr, bound: ast.expr, site: int) -> ast.expr:
-        """``_ix(i, n, site, _b, _t, _ctl)``: ``i``, or a bounds fault naming site and thread."""
+        """``_ix(i, n, site, _b, _t, _ctl)``: ``i``, or a bounds fault naming site and thread
+        (plain ``i`` where the region's test has shown every index in bounds)."""
+        if self.unchecked:
+            return index
         return ast.Call(self.helper("_ix"), [index, bound, ast.Constant(site), _name("_b"),
                                              _name("_t"), _name("_ctl")], [])
 

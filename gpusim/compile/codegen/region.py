@@ -80,6 +80,27 @@ class RegionWriter:
                     out.line(f"_any{mask} = False")
         span = None if dif is not None else narrow_range(
             region.stmts, kir.remat, lambda e: uniform_value(e, kir))
+        if region.in_bounds:  # only on the fast path
+            self.versioned(region, span)
+        else:
+            self.threads(region, span)
+        if kir.has_return and region.masks and has_return(region.stmts):
+            out.line("if _nalive == 0:")
+            out.line("    break" if self.loop_depth else
+                     "    continue  # every thread of this block returned: next block")
+        loop = region.loop
+        if loop is not None and not isinstance(loop, DivergentLoop):
+            exits = direct_exits(region.stmts)
+            if "break" in exits:
+                out.line(f"if {loop.flag}_brk:")
+                out.line("    break")
+            if "continue" in exits:
+                out.line(f"if {loop.flag}_cnt:")
+                out.line("    continue")
+
+    def threads(self, region: Region, span: tuple | None) -> None:
+        """The loop over the work-group's threads running ``region``'s statements."""
+        out, kir, dif = self.out, self.kir, region.sets_masks
         out.line("for _tz in range(_bdz):")
         out.line("    for _ty in range(_bdy):")
         if span is None:
@@ -114,19 +135,35 @@ class RegionWriter:
                 out.line(f"{dif.else_mask}[_t] = not {dif.cond}")
                 out.line(f"_any{dif.else_mask} = _any{dif.else_mask} or not {dif.cond}")
         out.indent -= 3
-        if kir.has_return and region.masks and has_return(region.stmts):
-            out.line("if _nalive == 0:")
-            out.line("    break" if self.loop_depth else
-                     "    continue  # every thread of this block returned: next block")
-        loop = region.loop
-        if loop is not None and not isinstance(loop, DivergentLoop):
-            exits = direct_exits(region.stmts)
-            if "break" in exits:
-                out.line(f"if {loop.flag}_brk:")
-                out.line("    break")
-            if "continue" in exits:
-                out.line(f"if {loop.flag}_cnt:")
-                out.line("    continue")
+
+    def versioned(self, region: Region, span: tuple | None) -> None:
+        """The region twice: without bounds checks when its test (pass ``ranges``) shows
+        every index in bounds for every thread of this block, else checked. The checked
+        copy is written first, so the unchecked one reuses its fault sites (polls)."""
+        out, gen = self.out, self.gen
+        checked = Lines()
+        checked.indent = out.indent + 1
+        self.out = checked
+        self.last_line = None
+        self.threads(region, span)
+        self.out, self.last_line, gen.unchecked = out, None, True
+        tests = [expr_source(gen, t) for t in region.in_bounds]
+        if len(tests) == 1:
+            out.line(f"if {tests[0]}:")
+        else:
+            out.line(f"if ({tests[0]}")
+            for t in tests[1:-1]:
+                out.line(f"        and {t}")
+            out.line(f"        and {tests[-1]}):")
+        out.line("    # every index below is in bounds for every thread of this block: "
+                 "no checks")
+        out.indent += 1
+        with self.kir.reusing_sites():
+            self.threads(region, span)
+        out.indent -= 1
+        gen.unchecked = False
+        out.line("else:  # some thread may index out of bounds: check every access")
+        out.lines.extend(checked.lines)
 
     def local_arrays(self, region: Region) -> set[str]:
         names = {n.id for s in region.stmts for n in ast.walk(s) if isinstance(n, ast.Name)}

@@ -6,6 +6,7 @@ and loaded after it. Recomputing them from the thread's ids is cheaper and keeps
 generated code closer to what the learner wrote (``tid = _tx`` at the top of a region).
 
 A value qualifies when it is assigned exactly once, at the top level of the kernel body
+(alone, or as one name of ``a, b = x, y``)
 (so that assignment happens before every use in every thread), from thread/block ids,
 constants, unchanged arguments and other such values; no memory reads. A view of an
 array (``sm1 = sm[0:n]``) qualifies too: it is the array's base, offset and shape.
@@ -38,11 +39,17 @@ def rematerializable(kir: KernelIR) -> dict[str, ast.expr]:
     fixed = set(kir.params) - set(kir.types)  # arguments never reassigned
     out: dict[str, ast.expr] = {}
     for s in kir.func.body:
-        if (isinstance(s, ast.Assign) and len(s.targets) == 1
-                and isinstance(s.targets[0], ast.Name)):
-            name = s.targets[0].id
-            if counts[name] == 1 and name not in kir.uniform and _pure(s.value, out, fixed, kir):
-                out[name] = s.value
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1):
+            continue
+        target, value = s.targets[0], s.value
+        pairs = [(target, value)]
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(
+                target.elts) == len(value.elts):  # tx, ty = hip.threadIdx.x, hip.threadIdx.y
+            pairs = list(zip(target.elts, value.elts, strict=True))
+        for t, v in pairs:
+            if isinstance(t, ast.Name) and counts[t.id] == 1 and t.id not in kir.uniform \
+                    and _pure(v, out, fixed, kir):
+                out[t.id] = v
     return out
 
 
