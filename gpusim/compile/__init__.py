@@ -21,14 +21,15 @@ fastest; a barrier needs every live thread (``return`` leaves the block, as an e
 wave does on AMD) and otherwise raises "divergent barrier"; collectives under divergent
 control see only the active lanes (EXEC-mask semantics); a shuffle from an inactive lane
 reads 0 (``ds_bpermute``); lanes are not in lockstep between collectives, so
-warp-synchronous code must use ``syncwarp()``; every array index is bounds-checked.
+warp-synchronous code must use ``syncwarp()``; every array index is bounds-checked (once
+per work-group for a region whose indices the ``ranges`` pass bounds, per access otherwise).
 
 The engine imports the compiler through this module and one public module per folder
 (``gpusim.compile.device``, ``.sanitize``, ``.trace``).
 
 >>> from gpusim.compile import PASSES
 >>> len(PASSES)
-12
+13
 """
 
 from gpusim.compile.compiled import CompiledKernel
