@@ -21,8 +21,8 @@ fails the checked copy runs, which is the code of every fault message.
 >>> import ast
 >>> from gpusim.compile.ir import Intrinsic
 >>> iv = Ranges(None, None).thread_interval(Intrinsic(name="threadIdx.y"))
->>> iv[1].left.name, ast.unparse(iv[1].op), iv[1].right.value  # 0 .. blockDim.y - 1
-('blockDim.y', '-', 1)
+>>> iv[1].left.name, type(iv[1].op).__name__, iv[1].right.value  # 0 .. blockDim.y - 1
+('blockDim.y', 'Sub', 1)
 """
 
 from __future__ import annotations
