@@ -2,6 +2,7 @@
 
     python benchmarks/engine_bench.py                  # print the table
     python benchmarks/engine_bench.py --json out.json  # also write the raw seconds
+    python benchmarks/engine_bench.py --compare before.json after.json
 
 Six kernels of the test catalogue (``tests/kernels.py``: vector add, SAXPY, a 2-D
 5-point stencil, tiled matmul, LDS block reduction, transpose through LDS) run three
@@ -264,11 +265,32 @@ def bench_engine(raw: dict[str, dict[str, float]] | None = None) -> list[tuple[s
     return rows
 
 
+def compare(before: Path, after: Path) -> str:
+    """A before/after table from two ``--json`` files (e.g. gpusim of two commits, run one
+    after the other: ``PYTHONPATH=<old checkout> python benchmarks/engine_bench.py --json
+    before.json``). Each run has its own njit times; the ratios are within a run."""
+    runs = [json.loads(p.read_text())["seconds"] for p in (before, after)]
+    lines = ["| kernel | before: gpusim / serial njit | after: gpusim / serial njit | "
+             "after / prange njit |", "|---|---|---|---|"]
+    for name in runs[1]:
+        b, a = runs[0].get(name), runs[1][name]
+        was = (f"{b['gpusim'] * 1e3:.1f} / {b['serial'] * 1e3:.1f} ms = "
+               f"{b['gpusim'] / b['serial']:.2f}x" if b else "-")
+        lines.append(f"| {name} | {was} | {a['gpusim'] * 1e3:.1f} / {a['serial'] * 1e3:.1f} ms"
+                     f" = {a['gpusim'] / a['serial']:.2f}x | {a['gpusim'] / a['prange']:.2f}x |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="PATH", type=Path,
                         help="write the raw median seconds (for before/after comparisons)")
+    parser.add_argument("--compare", metavar=("BEFORE", "AFTER"), type=Path, nargs=2,
+                        help="print a before/after table of two --json files; run nothing")
     args = parser.parse_args()
+    if args.compare:
+        print(compare(*args.compare))
+        return
     start = time.perf_counter()
     raw: dict[str, dict[str, float]] = {}
     print(table(bench_engine(raw)))

@@ -208,6 +208,13 @@ def bench_mfma() -> list[tuple[str, str]]:
     return mfma_bench.bench_mfma()
 
 
+def bench_engine() -> list[tuple[str, str]]:
+    """Six kernels against serial and prange njit of the same algorithm (engine_bench.py)."""
+    import engine_bench
+
+    return engine_bench.bench_engine()
+
+
 def bench_debugger() -> list[tuple[str, str]]:
     """gpusim.debug: recording one work-group, and one step of the stepper view."""
     import debugger_bench
@@ -219,7 +226,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--update-readme", action="store_true")
     args = parser.parse_args()
-    rows = (bench_kernels() + bench_compile() + bench_launch() + bench_estimate()
+    rows = (bench_kernels() + bench_engine() + bench_compile() + bench_launch() + bench_estimate()
             + bench_checked() + bench_tracing() + bench_memsim() + bench_rccl() + bench_views()
             + bench_mfma() + bench_debugger())
     text = table(rows)
