@@ -326,8 +326,8 @@ class Ranges:
         if not _signed_int(node):
             raise UnboundedError
         lo, hi = self.base_interval(node, guards, env)
-        if not _pure(node):
-            return lo, hi
+        if lo is hi or not _pure(node):  # exact already (a value known at entry), or read
+            return lo, hi  # from memory, which a store may change after the test
         key = ast.dump(node)
         for test, held in guards:
             for left, op, right in comparisons(test, held):
