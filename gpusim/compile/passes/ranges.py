@@ -162,7 +162,9 @@ class Ranges:
         self.conditions: dict[str, ast.expr] = {}  # ast.dump -> condition, in order
         if kir is None:
             return
-        self.assigned = _stored(region.stmts)
+        # names the thread loop sets before the statements run count as assigned here
+        self.assigned = _stored(region.stmts) | set(region.loads) | set(region.snapshots) | \
+            set(region.remat)
         counts: dict[str, int] = {}
         for n in (n for s in region.stmts for n in ast.walk(s)):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
@@ -395,7 +397,7 @@ class Ranges:
             if d.kind == "range":
                 return self.range_interval(d.value, d.guards, d.env)
             return self.interval(d.value, d.guards, d.env)
-        if name in self.region.remat and name not in self.assigned:
+        if name in self.region.remat and name not in _stored(self.region.stmts):
             return self.interval(self.kir.remat[name], [], {})
         raise UnboundedError
 
