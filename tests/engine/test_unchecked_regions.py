@@ -13,6 +13,7 @@ the first faulting access of one of the faulting blocks (array, index, thread, b
 from __future__ import annotations
 
 import re
+import textwrap
 import types
 
 import numpy as np
@@ -28,6 +29,8 @@ from gpusim.engine import launch
 from gpusim.errors import HipError
 
 OFFSETS = st.integers(-3, 3)
+STEPS = st.sampled_from(["hip.gridsize(1)", "(m if m > 0 else 1)", "1", "hip.warpsize"])
+TILE = 4  # a module constant kernels use (`i % TILE`)
 
 
 class Fault(Exception):
@@ -64,8 +67,13 @@ class _Hip:
         self.gridDim = types.SimpleNamespace(x=grid[0], y=grid[1], z=1)
         self.shared = types.SimpleNamespace(array=lambda shape, dtype: lds)
 
+    warpsize = 64  # the MI300X's wave
+
     def grid(self, n):
         return self.blockIdx.x * self.blockDim.x + self.threadIdx.x
+
+    def gridsize(self, n):
+        return self.gridDim.x * self.blockDim.x
 
 
 class _Returned(Exception):
@@ -73,8 +81,10 @@ class _Returned(Exception):
 
 
 @st.composite
-def kernels(draw):
-    """(source lines before the barrier, after it, LDS size or 0)."""
+def kernels(draw, edges: bool = False):
+    """(source lines before the barrier, after it, LDS size or 0). ``edges``: only the
+    forms whose bounds are off by one when a rule is (offsets -1..1, run-time divisors,
+    grid-stride counters), so that a wrong bound shows within a few examples."""
     thread = draw(st.sampled_from([
         "i = hip.grid(1)",
         "i = (hip.blockIdx.x * hip.blockDim.y + hip.threadIdx.y) * hip.blockDim.x"
@@ -83,45 +93,60 @@ def kernels(draw):
     def index(var: str, one_to_one: bool = False) -> str:
         """An index built from ``var``; ``one_to_one``: no two threads share it (a store to
         global memory: blocks run in parallel, so a shared slot would be a race)."""
-        c = draw(OFFSETS)
+        c = draw(st.integers(-1, 1) if edges else OFFSETS)
         forms = [f"{var} + {c}", f"{draw(st.sampled_from([2, -1, 3]))} * {var} + {c}",
                  f"{c} - {var}"]
+        if edges and not one_to_one:
+            return draw(st.sampled_from(forms[:1] + [f"{var} % m + {c}", f"{var} // m + {c}"]))
         if not one_to_one:
             forms += [f"{var} // 2 + {c}", f"{var} % 5 + {c}", f"min({var}, n - 1) + {c}",
                       f"({var} + {c}) & 15", f"x[{var} % 4] + {c}",
-                      f"{var} if {var} < n else {c}", f"max({var} - 2, 0)"]
+                      f"{var} if {var} < n else {c}", f"max({var} - 2, 0)",
+                      f"{var} % m + {c}", f"{var} // m + {c}", f"{var} % TILE + {c}",
+                      f"{var} // hip.warpsize + {c}"]
         return draw(st.sampled_from(forms))
 
     head = ["t = hip.threadIdx.y * hip.blockDim.x + hip.threadIdx.x", thread]
     if draw(st.booleans()):
         head.append("if i >= n:\n        return")
-    loop = draw(st.integers(0, 3))
-    if loop:
-        head += ["v = 0", f"for k in range({loop}):\n        v += x[{index('i')} + k]"]
+    loop = draw(st.sampled_from(["while"] if edges else ["none", "for", "while"]))
+    if loop == "for":
+        head += ["v = 0", f"for k in range({draw(st.integers(0, 3))}):\n"
+                 f"        v += x[{index('i')} + k]"]
+    elif loop == "while":  # a grid-stride loop: j counts up from i by a run-time step
+        head += ["v = 0", "j = i", f"while j < {draw(st.sampled_from(['n', 'x.size']))}:\n"
+                 f"        v += x[{index('j')}]\n        j += {draw(STEPS)}"]
     else:
         head.append(f"v = x[{index('i')}]")
+    if draw(st.booleans()):
+        head.append(f"i = i + {draw(OFFSETS)}")  # a name assigned twice
     lds = draw(st.sampled_from([0, 0, 64, 130]))
     tail = []
     if lds:
         slot = index("t")  # read where this thread wrote: LDS is not cleared between blocks
-        head = [f"s = hip.shared.array({lds}, np.int64)", *head, f"s[{slot}] = v"]
+        shape = draw(st.sampled_from([lds, 0]))  # 0: dynamic LDS, sized by the launch
+        head = [f"s = hip.shared.array({shape}, np.int64)", *head, f"s[{slot}] = v"]
         tail.append(f"v = s[{slot}] + v")
     store = f"out[{index('i', one_to_one=True)}] {draw(st.sampled_from(['=', '+=']))} v"
-    tail.append(draw(st.sampled_from([store, f"if i < out.size:\n        {store}"])))
+    tail.append(draw(st.sampled_from([
+        store, f"if i < out.size:\n        {store}",
+        # every thread's i, then i + all threads, ...: no two threads share a slot
+        "j = i\n    while j < out.size:\n        out[j] = v\n        j += hip.gridDim.x"
+        " * hip.blockDim.x * hip.blockDim.y"])))
     return head, tail, lds
 
 
 def _source(head, tail, barrier: bool) -> str:
     body = head + (["hip.syncthreads()"] if barrier else []) + tail
-    return "def k(x, out, n):\n" + "".join(f"    {line}\n" for line in body)
+    return "def k(x, out, n, m):\n" + "".join(f"    {line}\n" for line in body)
 
 
-def _oracle(head, tail, lds, grid, block, x, out, n):
+def _oracle(head, tail, lds, grid, block, x, out, n, m):
     """Run the kernel thread by thread in Python: the first fault of each block (a block
     stops at its first), and ``out`` as the blocks left it."""
-    phases = [compile("\n".join(ln.replace("        ", "    ").replace("return", "raise _R")
-                                for ln in part), "<oracle>", "exec")
-              for part in ((head, tail) if lds else (head + tail,))]  # a barrier: two phases
+    phases = [compile(textwrap.dedent("".join(f"    {line}\n" for line in part)).replace(
+        "return", "raise _R"), "<oracle>", "exec")
+        for part in ((head, tail) if lds else (head + tail,))]  # a barrier: two phases
     firsts = []
     threads = [(tx, ty) for ty in range(block[1]) for tx in range(block[0])]
     for by in range(grid[1]):
@@ -131,7 +156,7 @@ def _oracle(head, tail, lds, grid, block, x, out, n):
             for t in threads:
                 where = [t, (bx, by)]
                 spaces[t] = {"hip": _Hip(t, (bx, by), block, grid, Checked("s", shared, where)),
-                             "n": n, "_R": _Returned, "np": np,
+                             "n": int(n), "m": m, "TILE": TILE, "_R": _Returned, "np": np,
                              "x": Checked("x", x, where), "out": Checked("out", out, where)}
             try:
                 for phase in phases:
@@ -160,34 +185,95 @@ def sizes(draw, grid, block):
     """An array length at an edge of the launch (where a range off by one shows) or any."""
     edges = [grid[0] * block[0], grid[0] * block[0] * block[1], 2 * grid[0] * block[0], 64]
     near = st.builds(lambda e, d: max(1, e + d), st.sampled_from(edges), st.integers(-2, 2))
-    return draw(st.one_of(near, st.integers(1, 300)))
+    return draw(st.one_of(near, st.integers(1, 300), st.integers(1, 8)))  # 1..8: x % m
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(kernel=kernels(), data=st.data(), seed=st.integers(0, 3),
-       block=st.sampled_from([(64, 1), (32, 2), (70, 1), (8, 4), (1, 1)]),
-       grid=st.sampled_from([(1, 1), (3, 1), (4, 1)]))  # i ignores blockIdx.y: gy = 1
+LAUNCH = {"data": st.data(), "seed": st.integers(0, 3),
+          "block": st.sampled_from([(64, 1), (32, 2), (70, 1), (8, 4), (1, 1)]),
+          "grid": st.sampled_from([(1, 1), (3, 1), (4, 1)])}  # i ignores blockIdx.y: gy = 1
+SLOW = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+
+
+@settings(max_examples=100, **SLOW)
+@given(kernel=kernels(), **LAUNCH)
 def test_unchecked_regions_match_a_per_thread_python_run(kernel, data, seed, block, grid):
+    _drawn(kernel, data, seed, block, grid)
+
+
+def _drawn(kernel, data, seed, block, grid):
+    """Array sizes and arguments for ``kernel`` (near the launch's edges), then ``_agree``."""
     nx, nout = data.draw(sizes(grid, block)), data.draw(sizes(grid, block))
     n = data.draw(st.one_of(sizes(grid, block), st.just(0)))
+    n = data.draw(st.sampled_from([np.int64, np.uint32]))(n)  # an `unsigned int n` too
+    m = data.draw(st.sampled_from([-3, -1, 1, 2, 3, 5]))
+    _agree(kernel, grid, block, nx, nout, n, m, seed)
+
+
+def _agree(kernel, grid, block, nx, nout, n, m, seed=0) -> bool:
+    """gpusim and the per-thread Python run agree: the same output, or a fault that is
+    one of the blocks' first faulting accesses. True if it faulted."""
     head, tail, lds = kernel
     rng = np.random.default_rng(seed)
     x = rng.integers(0, 9, nx).astype(np.int64)
     out0 = rng.integers(0, 9, nout).astype(np.int64)
-    ns = {"hip": hip, "np": np}
+    ns = {"hip": hip, "np": np, "TILE": TILE}
     exec(compile(_source(head, tail, bool(lds)), f"<ranges kernel {abs(hash(str(kernel)))}>",  # noqa: S102
                  "exec"), ns)
     want = out0.copy()
-    firsts = _oracle(head, tail, lds, grid, block, x.copy(), want, n)
+    firsts = _oracle(head, tail, lds, grid, block, x.copy(), want, n, m)
     got = out0.copy()
+    dynamic = 8 * lds if any("array(0," in line for line in head) else 0
     try:
-        launch(ns["k"], grid=grid, block=block, args=(x, got, n), device=get_spec("mi300x"))
+        launch(ns["k"], grid=grid, block=block, args=(x, got, n, m), device=get_spec("mi300x"),
+               dynamic_lds_bytes=dynamic)
     except HipError as err:
         assert firsts, f"gpusim faulted where Python did not: {err}"
         assert _fault_of(str(err)) in {(a, i, t, b) for a, i, t, b in firsts}, (str(err), firsts)
-        return
+        return True
     assert not firsts, f"Python faulted ({firsts[0]}) where gpusim did not"
     np.testing.assert_array_equal(got, want)
+    return False
+
+
+GRID = "i = hip.grid(1)"
+COUNT = ("v = 0\n    j = i + 1\n    while j < n:\n        v += x[j - 1]\n"
+         "        j += hip.gridsize(1)")
+EDGES = {  # rule: (head, tail, lds, (nx, n, m) where the last index is in bounds, one past)
+    "grid-stride counter": ([GRID, COUNT], ["out[i] = v"], 0, (128, 129, 1), (128, 130, 1)),
+    "% by an argument": ([GRID, "v = x[i % m]"], ["out[i] = v"], 0, (3, 0, 3), (2, 0, 3)),
+    "// by an argument": ([GRID, "v = x[i // m]"], ["out[i] = v"], 0, (64, 0, 2), (63, 0, 2)),
+    "% a module constant": ([GRID, "v = x[i % TILE]"], ["out[i] = v"], 0, (4, 0, 1),
+                            (3, 0, 1)),
+    "// warpsize": ([GRID, "v = x[i // hip.warpsize]"], ["out[i] = v"], 0, (2, 0, 1),
+                    (1, 0, 1)),
+    "guard by an unsigned n": ([GRID, "if i >= n:\n        return", "v = x[i]"],
+                               ["out[i] = v"], 0, (100, np.uint32(100), 1),
+                               (99, np.uint32(100), 1)),
+    "dynamic LDS": (["s = hip.shared.array(0, np.int64)", GRID, "t = hip.threadIdx.x",
+                     "v = x[i]", "s[t] = v"], ["out[i] = s[t]"], 64, (128, 0, 1), None),
+    "a name assigned twice": ([GRID, "i = i + 1", "v = x[i - 1]"], ["out[i - 1] = v"], 0,
+                              (128, 0, 1), (127, 0, 1)),
+}
+
+
+@pytest.mark.parametrize("rule", list(EDGES))
+def test_each_rule_is_exact_at_the_edge(rule):
+    """At the edge the region is proved and runs unchecked with the oracle's result; one
+    element less and the same kernel faults where the oracle does (checked copy)."""
+    head, tail, lds, fits, past = EDGES[rule]
+    kernel = (head, tail, lds)
+    ns = {"hip": hip, "np": np, "TILE": TILE}
+    exec(compile(_source(head, tail, bool(lds)), f"<edge {rule}>", "exec"), ns)  # noqa: S102
+    from numba import typeof
+
+    i64 = typeof(np.zeros(2, np.int64))
+    regions = _regions(ns["k"], i64, i64, typeof(fits[1]), typeof(fits[2]))
+    assert all(r.in_bounds is not None for r in regions), rule
+    nx, n, m = fits
+    assert not _agree(kernel, (2, 1), (64, 1), nx, 128, n, m)
+    if past is not None:
+        nx, n, m = past
+        assert _agree(kernel, (2, 1), (64, 1), nx, 128, n, m)
 
 
 def _regions(kernel, *arg_types):

@@ -11,6 +11,13 @@ when the region starts (kernel arguments, block coordinates, array shapes, unifo
 variables); codegen writes the region twice: ``if <condition>:`` without checks,
 ``else:`` with them.
 
+What it bounds: thread and block ids, kernel arguments and uniform values (exact), loop
+variables of ``range`` loops, the counter of a grid-stride ``while i < n: ...; i +=
+step`` (from its start up; ``step >= 0`` joins the test), ``+ - *``, ``//`` and ``%`` by a
+constant, a module constant, ``warpsize`` or a run-time divisor (``>= 1`` joins the test),
+shifts and ``&`` by constants, ``min``/``max``, ``x if c else y``, integer casts; arrays
+are arguments, static LDS or dynamic LDS (its extent as the launch set it).
+
 Sound by construction, so a wrong answer can only cost speed: intervals only widen;
 a guard narrows a value only where it holds (inside ``if i < n:``, in ``x if i < n else
 y``, after ``if i >= n: return``) and only until a name in it is assigned again; anything
@@ -92,13 +99,15 @@ def _pick(fn: str, items: list[ast.expr]) -> ast.expr:
     return ast.Call(ast.Name(fn, ast.Load()), list(seen.values()), [])
 
 
-def _signed_int(node: ast.expr) -> bool:
+def _int_type(node: ast.expr, unsigned_bits: int = 0) -> bool:
+    """``node`` is a signed integer (arithmetic on it is exact for index-sized values), or
+    an unsigned one of at most ``unsigned_bits`` bits (a value that fits an int64)."""
     if isinstance(node, ast.Constant):
         return type(node.value) is int
     ty = getattr(node, "numba_type", None)
     if isinstance(ty, types.IntegerLiteral):
         return True
-    return isinstance(ty, types.Integer) and ty.signed
+    return isinstance(ty, types.Integer) and (ty.signed or ty.bitwidth <= unsigned_bits)
 
 
 _NEGATE = {ast.Lt: ast.GtE, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.GtE: ast.Lt}
@@ -165,11 +174,6 @@ class Ranges:
         # names the thread loop sets before the statements run count as assigned here
         self.assigned = _stored(region.stmts) | set(region.loads) | set(region.snapshots) | \
             set(region.remat)
-        counts: dict[str, int] = {}
-        for n in (n for s in region.stmts for n in ast.walk(s)):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                counts[n.id] = counts.get(n.id, 0) + 1
-        self.once = {name for name, c in counts.items() if c == 1}
         self.uniform = Uniformity(kir, kir.uniform)
         self.params = kir.array_params()
 
@@ -187,13 +191,14 @@ class Ranges:
         env = dict(env)
         for s in stmts:
             self.statement(s, guards, env)
+            before, held = dict(env), guards  # what the assigned value was computed with
             changed = _stored([s])
             guards = [g for g in guards if not (_names(g[0]) & changed)]
             for name in changed:
                 env.pop(name, None)
             if isinstance(s, ast.Assign):
                 for t in s.targets:
-                    self.define(t, s.value, guards, env)
+                    self.define(t, s.value, Def("expr", s.value, list(held), before), env)
             elif isinstance(s, ast.If) and _exits(s.body) and not s.orelse:
                 guards = guards + [(s.test, False)]  # `if i >= n: return`: then i < n
             elif isinstance(s, ast.If) and _exits(s.orelse):
@@ -218,8 +223,9 @@ class Ranges:
             # the body runs again after it assigns: what it assigns holds nowhere in it
             changed = _stored(s.body) | _stored([s.target] if isinstance(s, ast.For) else [])
             guards = [g for g in guards if not (_names(g[0]) & changed)]
-            env = {k: v for k, v in env.items() if k not in changed}
+            outer, env = env, {k: v for k, v in env.items() if k not in changed}
             if isinstance(s, ast.While):
+                env.update(self.induction(s, outer))
                 self.expr(s.test, guards, env)
                 self.block(s.body, guards + [(s.test, True)], env)
                 return
@@ -229,22 +235,41 @@ class Ranges:
                     and isinstance(s.target, ast.Name)):
                 raise UnboundedError
             inner = dict(env)
-            if s.target.id in self.once:
-                inner[s.target.id] = Def("range", s.iter, list(guards), dict(env))
+            inner[s.target.id] = Def("range", s.iter, list(guards), dict(env))
             self.block(s.body, guards, inner)
 
-    def define(self, target: ast.expr, value: ast.expr, guards: list[Guard],
-               env: dict[str, Def]) -> None:
-        """``target = value`` here: later uses in the block see ``value``, as it was
-        computed with the definitions of this point."""
+    def define(self, target: ast.expr, value: ast.expr, at: Def, env: dict[str, Def]) -> None:
+        """``target = value``: later uses in the block see ``value`` as computed with the
+        guards and definitions ``at`` holds (those before the assignment)."""
         pairs = [(target, value)]
         if isinstance(target, ast.Tuple):
             pairs = list(zip(target.elts, self.tuple_parts(value, len(target.elts)),
                              strict=True))
-        now = dict(env)
         for t, v in pairs:
-            if isinstance(t, ast.Name) and v is not None and t.id in self.once:
-                env[t.id] = Def("expr", v, list(guards), now)
+            if isinstance(t, ast.Name) and v is not None:
+                env[t.id] = at._replace(value=v)
+
+    def induction(self, loop: ast.While, env: dict[str, Def]) -> dict[str, Def]:
+        """Counters of a grid-stride loop: ``i = start`` before ``while i < n:``, whose body
+        ends with ``i += step``. With ``step >= 0`` (added to the region's test) ``i`` never
+        falls below ``start``; the loop's test bounds it from above inside the body."""
+        out = {}
+        for name in _stored(loop.body):
+            last = loop.body[-1] if loop.body else None
+            stores = [n for n in ast.walk(ast.Module(loop.body, [])) if isinstance(
+                n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+            if not (name in env and env[name].kind == "expr" and len(stores) == 1
+                    and isinstance(last, ast.AugAssign) and isinstance(last.op, ast.Add)
+                    and isinstance(last.target, ast.Name) and last.target.id == name):
+                continue
+            step_env = {k: v for k, v in env.items() if k not in _stored(loop.body)}
+            try:
+                lo = self.interval(last.value, [], step_env)[0]
+            except UnboundedError:
+                continue
+            self.require(ast.Compare(lo, [ast.GtE()], [ast.Constant(0)]))
+            out[name] = Def("counter", env[name].value, env[name].guards, env[name].env)
+        return out
 
     @staticmethod
     def tuple_parts(value: ast.expr, n: int) -> list[ast.expr | None]:
@@ -297,17 +322,15 @@ class Ranges:
             if isinstance(getattr(node.value, "numba_type", None), types.Array):
                 raise UnboundedError  # a view (row = a[i, :]): its shape is the thread's
             return  # a tuple or a constant array: not bounds-checked
-        if decl is not None and decl.dynamic:
-            raise UnboundedError  # dynamic LDS: its extent is a launch argument
         if isinstance(getattr(node.slice, "numba_type", None), types.BaseTuple) and \
                 not isinstance(node.slice, ast.Tuple):
             raise UnboundedError  # a[gid] with gid a tuple
         for k, p in enumerate(parts):
             if isinstance(p, ast.Slice):
                 raise UnboundedError
-            if decl is not None:
+            if decl is not None and not decl.dynamic:
                 bound: ast.expr = ast.Constant(decl.shape[k])
-            else:
+            else:  # an argument, or dynamic LDS (its extent is set at launch)
                 bound = ast.Subscript(ast.Attribute(ast.Name(name, ast.Load()), "shape",
                                                     ast.Load()), ast.Constant(k), ast.Load())
             lo, hi = self.interval(p, guards, env)
@@ -325,31 +348,47 @@ class Ranges:
     # -- intervals -------------------------------------------------------------------
     def interval(self, node: ast.expr, guards: list[Guard], env: dict) -> Interval:
         """The lowest and highest value ``node`` takes in this work-group, at this point."""
-        if not _signed_int(node):
+        if self.entry_value(node) and _int_type(node, unsigned_bits=32):
+            return node, node  # e.g. an `unsigned int` argument: a value below 2**32
+        if not _int_type(node):
             raise UnboundedError
         lo, hi = self.base_interval(node, guards, env)
-        if lo is hi or not _pure(node):  # exact already (a value known at entry), or read
-            return lo, hi  # from memory, which a store may change after the test
+        if lo is hi or not _pure(node):  # exact already (a value known at entry), or
+            if hi is None:  # read from memory, which a store may change after the test
+                raise UnboundedError
+            return lo, hi
         key = ast.dump(node)
         for test, held in guards:
             for left, op, right in comparisons(test, held):
                 if ast.dump(right) == key:
                     left, op, right = right, _FLIP[op], left
-                if ast.dump(left) != key or not _signed_int(right):
+                if ast.dump(left) != key or not _int_type(right, unsigned_bits=32):
                     continue
                 try:
                     rlo, rhi = self.interval(right, [], env)
                 except UnboundedError:
                     continue
                 if op in (ast.Lt, ast.LtE, ast.Eq):
-                    hi = _pick("min", [hi, _arith(ast.Sub(), rhi, ast.Constant(int(op is ast.Lt)))])
+                    cap = _arith(ast.Sub(), rhi, ast.Constant(int(op is ast.Lt)))
+                    hi = cap if hi is None else _pick("min", [hi, cap])
                 if op in (ast.Gt, ast.GtE, ast.Eq):
                     lo = _pick("max", [lo, _arith(ast.Add(), rlo, ast.Constant(int(op is ast.Gt)))])
+        if hi is None:
+            raise UnboundedError  # a counter no guard bounds here
         return lo, hi
 
+    def const(self, node: ast.expr) -> int | None:
+        """The value of a compile-time integer: a literal, a module constant, warpsize."""
+        if isinstance(node, ast.Name) and type(self.kir.constants.get(node.id)) is int:
+            return self.kir.constants[node.id]
+        if isinstance(node, Intrinsic) and node.name == "warpsize":
+            return self.kir.wave_size
+        return _num(node)
+
     def base_interval(self, node: ast.expr, guards: list[Guard], env: dict) -> Interval:
-        if isinstance(node, ast.Constant):
-            return node, node
+        if self.const(node) is not None:
+            c = ast.Constant(self.const(node))
+            return c, c
         if self.entry_value(node):
             return node, node
         if isinstance(node, Intrinsic):
@@ -396,6 +435,8 @@ class Ranges:
             d = env[name]
             if d.kind == "range":
                 return self.range_interval(d.value, d.guards, d.env)
+            if d.kind == "counter":  # only rises: from its start, up to what guards allow
+                return self.interval(d.value, d.guards, d.env)[0], None
             return self.interval(d.value, d.guards, d.env)
         if name in self.region.remat and name not in _stored(self.region.stmts):
             return self.interval(self.kir.remat[name], [], {})
@@ -418,7 +459,7 @@ class Ranges:
     def binop_interval(self, node: ast.BinOp, guards: list[Guard], env: dict) -> Interval:
         op = node.op
         a = self.interval(node.left, guards, env)
-        c = _num(node.right)
+        c = self.const(node.right)
         if isinstance(op, (ast.Add, ast.Sub, ast.Mult)):
             b = self.interval(node.right, guards, env)
             if isinstance(op, ast.Add):
@@ -432,14 +473,23 @@ class Ranges:
                     return (lo, hi) if k >= 0 else (hi, lo)
             products = [_arith(op, p, q) for p in a for q in b]
             return _pick("min", products), _pick("max", products)
+        if c is None and isinstance(op, (ast.FloorDiv, ast.Mod)):
+            d = self.interval(node.right, guards, env)  # by a run-time divisor: if every
+            self.require(ast.Compare(d[0], [ast.GtE()], [ast.Constant(1)]))  # one is >= 1
+            if isinstance(op, ast.Mod):  # Python's %: 0 .. d - 1 for a positive d
+                return ast.Constant(0), _arith(ast.Sub(), d[1], ast.Constant(1))
+            # x // d rises with x; for a fixed x it moves one way with d: the corners
+            corners = [_arith(op, x, y) for x in a for y in d]
+            return _pick("min", corners), _pick("max", corners)
         if c is None or c <= 0:
-            raise UnboundedError  # a division, modulo or shift by a run-time or negative amount
+            raise UnboundedError  # a shift by a run-time amount, or by a negative one
+        k = ast.Constant(c)
         if isinstance(op, (ast.FloorDiv, ast.RShift, ast.LShift)):  # monotonic in the left
-            return _arith(op, a[0], node.right), _arith(op, a[1], node.right)
+            return _arith(op, a[0], k), _arith(op, a[1], k)
         if isinstance(op, ast.Mod):  # Python's %: 0 .. c - 1 for a positive c
             return ast.Constant(0), ast.Constant(c - 1)
         if isinstance(op, ast.BitAnd):
-            return ast.Constant(0), node.right
+            return ast.Constant(0), k
         raise UnboundedError
 
 
