@@ -21,13 +21,13 @@ are arguments, static LDS or dynamic LDS (its extent as the launch set it).
 Sound by construction, so a wrong answer can only cost speed: intervals only widen;
 a guard narrows a value only where it holds (inside ``if i < n:``, in ``x if i < n else
 y``, after ``if i >= n: return``) and only until a name in it is assigned again; anything
-the pass cannot bound (a value read from memory, a float, an unsigned or C-style
-operation, a name assigned twice, a view) leaves the region checked. When the condition
+the pass cannot bound (a value read from memory, a float, unsigned arithmetic, a view, a
+`while` loop other than a counter) leaves the region checked. When the condition
 fails the checked copy runs, which is the code of every fault message.
 
 >>> import ast
 >>> from gpusim.compile.ir import Intrinsic
->>> iv = Ranges(None, None).thread_interval(Intrinsic(name="threadIdx.y"))
+>>> iv = thread_interval(Intrinsic(name="threadIdx.y"))
 >>> iv[1].left.name, type(iv[1].op).__name__, iv[1].right.value  # 0 .. blockDim.y - 1
 ('blockDim.y', 'Sub', 1)
 """
@@ -166,11 +166,9 @@ def _exits(stmts: list[ast.stmt]) -> bool:
 class Ranges:
     """The in-bounds condition of one region (see the module docstring)."""
 
-    def __init__(self, kir: KernelIR | None, region: Region | None):
+    def __init__(self, kir: KernelIR, region: Region):
         self.kir, self.region = kir, region
         self.conditions: dict[str, ast.expr] = {}  # ast.dump -> condition, in order
-        if kir is None:
-            return
         # names the thread loop sets before the statements run count as assigned here
         self.assigned = _stored(region.stmts) | set(region.loads) | set(region.snapshots) | \
             set(region.remat)
@@ -393,7 +391,7 @@ class Ranges:
             return node, node
         if isinstance(node, Intrinsic):
             if node.name.startswith("threadIdx."):
-                return self.thread_interval(node)
+                return thread_interval(node)
             if node.name == "laneid":
                 return ast.Constant(0), ast.Constant(self.kir.wave_size - 1)
             if node.name == "grid" and node.const == 1:
@@ -419,11 +417,6 @@ class Ranges:
         if isinstance(node, Cast) and node.dtype is not bool:
             return self.interval(node.arg, guards, env)
         raise UnboundedError
-
-    def thread_interval(self, node: Intrinsic) -> Interval:
-        """``threadIdx.a`` runs over ``0 .. blockDim.a - 1``."""
-        dim = Intrinsic(name="blockDim." + node.name.split(".")[1])
-        return ast.Constant(0), _arith(ast.Sub(), dim, ast.Constant(1))
 
     def entry_value(self, node: ast.expr) -> bool:
         """``node`` has one value in the whole work-group, already known when the region
@@ -491,6 +484,12 @@ class Ranges:
         if isinstance(op, ast.BitAnd):
             return ast.Constant(0), k
         raise UnboundedError
+
+
+def thread_interval(node: Intrinsic) -> Interval:
+    """``threadIdx.a`` runs over ``0 .. blockDim.a - 1``."""
+    dim = Intrinsic(name="blockDim." + node.name.split(".")[1])
+    return ast.Constant(0), _arith(ast.Sub(), dim, ast.Constant(1))
 
 
 def _grid(axis: str) -> ast.expr:
