@@ -89,9 +89,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def time_table(new_rows: dict[str, str]) -> str:
     """course/lab_times.md: seconds per lab, solution and starter; rows of labs not run
-    this time are kept from the file."""
+    this time, and the notes after the table (from the first ``## `` heading), are kept
+    from the file."""
     old = TIMES.read_text().splitlines() if TIMES.exists() else []
-    rows = {line.split("`")[1]: line for line in old if line.startswith("| `")}
+    cut = next((k for k, line in enumerate(old) if line.startswith("## ")), len(old))
+    rows = {line.split("`")[1]: line for line in old[:cut] if line.startswith("| `")}
     rows.update(new_rows)
     order = [lab["notebook"] for lab in manifest()]
     lines = ["# Lab execution times", "",
@@ -103,7 +105,8 @@ def time_table(new_rows: dict[str, str]) -> str:
              "| lab | solution s | starter s | checked exercises | load average |",
              "|---|---:|---:|---:|---:|"]
     lines += [rows[name] for name in order if name in rows]
-    return "\n".join(lines) + "\n"
+    notes = [""] + old[cut:] if cut < len(old) else []
+    return "\n".join(lines + notes) + "\n"
 
 
 if __name__ == "__main__":
