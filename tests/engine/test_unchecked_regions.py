@@ -240,6 +240,13 @@ COUNT = ("v = 0\n    j = i + 1\n    while j < n:\n        v += x[j - 1]\n"
          "        j += hip.gridsize(1)")
 EDGES = {  # rule: (head, tail, lds, (nx, n, m) where the last index is in bounds, one past)
     "grid-stride counter": ([GRID, COUNT], ["out[i] = v"], 0, (128, 129, 1), (128, 130, 1)),
+    "counter stepped as j = j + step": (
+        [GRID, "v = 0\n    j = i\n    while j < n:\n        v += x[j]\n        j = j + m"],
+        ["out[i] = v"], 0, (200, 200, 3), (199, 200, 3)),
+    "counter stepped first": (
+        [GRID, "v = 0\n    j = i\n    while j < n:\n        j += hip.gridsize(1)\n"
+         "        if j < n:\n            v += x[j]"], ["out[i] = v"], 0, (200, 200, 1),
+        (199, 200, 1)),
     "% by an argument": ([GRID, "v = x[i % m]"], ["out[i] = v"], 0, (3, 0, 3), (2, 0, 3)),
     "// by an argument": ([GRID, "v = x[i // m]"], ["out[i] = v"], 0, (64, 0, 2), (63, 0, 2)),
     "% a module constant": ([GRID, "v = x[i % TILE]"], ["out[i] = v"], 0, (4, 0, 1),

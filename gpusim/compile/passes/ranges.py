@@ -158,6 +158,21 @@ def _stored(stmts: list[ast.stmt]) -> set[str]:
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
+def _step(s: ast.stmt) -> ast.expr | None:
+    """``step`` if ``s`` is ``i += step``, ``i = i + step`` or ``i = step + i``."""
+    if isinstance(s, ast.AugAssign) and isinstance(s.op, ast.Add) and isinstance(
+            s.target, ast.Name):
+        return s.value
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(
+            s.targets[0], ast.Name) and isinstance(s.value, ast.BinOp) and isinstance(
+            s.value.op, ast.Add):
+        name, (a, b) = s.targets[0].id, (s.value.left, s.value.right)
+        for one, other in ((a, b), (b, a)):
+            if isinstance(one, ast.Name) and one.id == name and name not in _names(other):
+                return other
+    return None
+
+
 def _exits(stmts: list[ast.stmt]) -> bool:
     """The block never falls through to the statement after it."""
     return bool(stmts) and isinstance(stmts[-1], (ast.Return, ast.Continue, ast.Break))
@@ -169,6 +184,7 @@ class Ranges:
     def __init__(self, kir: KernelIR, region: Region):
         self.kir, self.region = kir, region
         self.conditions: dict[str, ast.expr] = {}  # ast.dump -> condition, in order
+        self.increments: set[int] = set()  # `i += step` statements of counters (induction)
         # names the thread loop sets before the statements run count as assigned here
         self.assigned = _stored(region.stmts) | set(region.loads) | set(region.snapshots) | \
             set(region.remat)
@@ -192,7 +208,7 @@ class Ranges:
             before, held = dict(env), guards  # what the assigned value was computed with
             changed = _stored([s])
             guards = [g for g in guards if not (_names(g[0]) & changed)]
-            for name in changed:
+            for name in changed - ({*env} if id(s) in self.increments else set()):
                 env.pop(name, None)
             if isinstance(s, ast.Assign):
                 for t in s.targets:
@@ -249,24 +265,27 @@ class Ranges:
 
     def induction(self, loop: ast.While, env: dict[str, Def]) -> dict[str, Def]:
         """Counters of a grid-stride loop: ``i = start`` before ``while i < n:``, whose body
-        ends with ``i += step``. With ``step >= 0`` (added to the region's test) ``i`` never
-        falls below ``start``; the loop's test bounds it from above inside the body."""
+        assigns ``i`` once, at its top level, as ``i += step`` (or ``i = i + step``). With
+        ``step >= 0`` (added to the region's test) ``i`` never falls below ``start``
+        anywhere in the loop; a guard (the loop's test) bounds it from above."""
         out = {}
-        for name in _stored(loop.body):
-            last = loop.body[-1] if loop.body else None
+        for s in loop.body:
+            step = _step(s)
+            if step is None:
+                continue
+            name = _stored([s]).pop()
             stores = [n for n in ast.walk(ast.Module(loop.body, [])) if isinstance(
                 n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
-            if not (name in env and env[name].kind == "expr" and len(stores) == 1
-                    and isinstance(last, ast.AugAssign) and isinstance(last.op, ast.Add)
-                    and isinstance(last.target, ast.Name) and last.target.id == name):
+            if name not in env or env[name].kind != "expr" or len(stores) != 1:
                 continue
             step_env = {k: v for k, v in env.items() if k not in _stored(loop.body)}
             try:
-                lo = self.interval(last.value, [], step_env)[0]
+                lo = self.interval(step, [], step_env)[0]
             except UnboundedError:
                 continue
             self.require(ast.Compare(lo, [ast.GtE()], [ast.Constant(0)]))
             out[name] = Def("counter", env[name].value, env[name].guards, env[name].env)
+            self.increments.add(id(s))  # the counter's definition outlives its increment
         return out
 
     @staticmethod
