@@ -41,6 +41,10 @@ class Config:
     cache_dir: str = ""  # where compiled kernels are kept between processes
     debug: str = ""  # "ir", "source", "llvm" or e.g. "ir,source": print compiler stages
     internal_frames: bool = False  # keep gpusim's own frames in tracebacks (developers)
+    # a launch of at least this many work-groups, or a kernel's second launch, runs
+    # regions without per-access checks where their bounds test passes (a second
+    # compile); 0: every launch, a negative number: never (one copy, checked)
+    unchecked_from_groups: int = 64
 
     def __setattr__(self, name: str, value: object) -> None:
         known = {f.name: f for f in fields(Config)}
@@ -99,6 +103,11 @@ def _coerce(name: str, kind: str, value: object) -> object:
         if not number > 0:
             raise ConfigError(f"{name} must be positive, got {value!r}")
         return number
+    if kind == "int":
+        try:
+            return int(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            raise ConfigError(f"{name} must be a whole number, got {value!r}") from None
     if not isinstance(value, str):
         raise ConfigError(f"{name} must be a string, got {value!r}")
     return value

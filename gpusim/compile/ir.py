@@ -339,6 +339,7 @@ class KernelIR:
     masks: list[str] = field(default_factory=list)
     sites: list[Site] = field(default_factory=list)
     reuse_sites: bool = False  # see reusing_sites()
+    versioned: bool = True  # pass ranges may write regions unchecked behind a test
     has_return: bool = False
     renamed: dict[str, str] = field(default_factory=dict)  # generated name -> user's name
     source: str = ""  # generated Python source

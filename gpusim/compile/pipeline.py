@@ -100,13 +100,15 @@ def dump(kir: KernelIR, pass_name: str) -> str:
 
 def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
               passes: tuple[str, ...] | None = None, mode: str = "fast",
-              debug: bool = False, target: str = "") -> KernelIR:
+              debug: bool = False, target: str = "", versioned: bool = True) -> KernelIR:
     """Run the passes (all, or those named) and return the IR.
 
     ``mode`` chooses the generated code: "fast", or "check" (the sanitizer's
     instrumented accesses, see ``codegen/instrument.py``). ``debug``: numba.cuda's
     ``debug=True`` (a division by zero raises, ``passes/zero_division.py``). ``target``:
     the device's LLVM processor (``gfx942``), needed by matrix-core instructions.
+    ``versioned=False``: every region checked, one copy (pass ``ranges`` skipped): faster
+    to compile, slower to run.
 
     >>> def k(out):
     ...     out[0] = 1
@@ -115,7 +117,7 @@ def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
     """
     kir = KernelIR(name=getattr(pyfunc, "__name__", "kernel"), pyfunc=pyfunc,
                    arg_types=tuple(arg_types), wave_size=wave_size, mode=mode, debug=debug,
-                   target=target)
+                   target=target, versioned=versioned)
     for name, run in PASSES:
         if passes is not None and name not in passes:
             continue
@@ -136,7 +138,8 @@ def front_end(pyfunc: Any, *, wave_size: int, arg_types: tuple = (),
 
 def compile_kernel(pyfunc: Any, arg_types: tuple, *, wave_size: int,
                    reference: bool = False, mode: str = "fast", defer: bool = False,
-                   debug: bool = False, target: str = "") -> CompiledKernel:
+                   debug: bool = False, target: str = "", versioned: bool = True
+                   ) -> CompiledKernel:
     """Compile ``pyfunc`` for ``arg_types`` (numba types) and a wave size.
 
     ``reference=True`` runs the generated code as plain Python (slow, but no numba).
@@ -144,7 +147,7 @@ def compile_kernel(pyfunc: Any, arg_types: tuple, *, wave_size: int,
     every pass but leaves numba's machine code to ``CompiledKernel.finish_compile()``.
     """
     kir = front_end(pyfunc, wave_size=wave_size, arg_types=arg_types, mode=mode, debug=debug,
-                    target=target)
+                    target=target, versioned=versioned)
     if reference:
         mod = reference_module(kir)
         return CompiledKernel.from_ir(kir, mod.run, mod.workspace, reference=True)

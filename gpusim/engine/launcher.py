@@ -60,9 +60,23 @@ _cache: dict[tuple, CompiledKernel] = {}
 _cache_lock = threading.Lock()
 
 
+_launches: dict[Any, int] = {}  # kernel function -> launches prepared (worth_versioning)
+
+
+def worth_versioning(kernel: Any, grid: tuple[int, int, int]) -> bool:
+    """Compile this launch's kernel with unchecked regions (pass ``ranges``)? A second
+    compile, about as long again: worth it for a big launch or a kernel launched again
+    (``config.unchecked_from_groups``); one-off small launches keep the one checked copy."""
+    pyfunc = getattr(kernel, "py_func", kernel)
+    with _cache_lock:
+        _launches[pyfunc] = seen = _launches.get(pyfunc, 0) + 1
+    limit = config.unchecked_from_groups
+    return limit >= 0 and (grid[0] * grid[1] * grid[2] >= limit or seen > 1)
+
+
 def specialize(kernel: Any, args: tuple, wave_size: int, *, reference: bool = False,
                mode: str = "fast", defer: bool = False, debug: bool = False,
-               target: str = "") -> CompiledKernel:
+               target: str = "", versioned: bool = True) -> CompiledKernel:
     """The compiled kernel for these arguments' types (and generation ``mode``: "fast" or
     "check"; ``debug``: numba.cuda's ``debug=True``), compiling on first use;
     ``defer=True`` may leave numba's machine code pending
@@ -70,11 +84,13 @@ def specialize(kernel: Any, args: tuple, wave_size: int, *, reference: bool = Fa
     if isinstance(kernel, CompiledKernel):
         return kernel
     pyfunc = getattr(kernel, "py_func", kernel)
-    key = (pyfunc, arg_types(args, pyfunc), wave_size, reference, mode, debug, target)
+    key = (pyfunc, arg_types(args, pyfunc), wave_size, reference, mode, debug, target,
+           versioned)
     ck = _cache.get(key)  # a dict read is atomic; the lock only orders the writers
     if ck is None:
         ck = compile_kernel(pyfunc, key[1], wave_size=wave_size, reference=reference,
-                            mode=mode, defer=defer, debug=debug, target=target)
+                            mode=mode, defer=defer, debug=debug, target=target,
+                            versioned=versioned)
         with _cache_lock:
             ck = _cache.setdefault(key, ck)
     if not defer:
@@ -250,7 +266,8 @@ def prepare(kernel: Any, *, grid: Any, block: Any, args: tuple, device: Any,
     mode = config.launch_mode(check, traced=tracer is not None and not reference)
     ck = specialize(kernel, tuple(args), device.wave_size, reference=reference,
                     mode="check" if mode == "check" else "fast", defer=defer,
-                    debug=debug, target=device.gfx_target)
+                    debug=debug, target=device.gfx_target,
+                    versioned=worth_versioning(kernel, grid3))
     validate_lds(ck.name, dyn, ck.static_lds_bytes, device)
     if ck.cooperative:  # a grid sync: every work-group must be resident at once (HIP's rule)
         check_cooperative(ck.name, grid3, block3, ck.static_lds_bytes + dyn, device)

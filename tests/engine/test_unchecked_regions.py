@@ -24,13 +24,23 @@ from hypothesis import strategies as st
 from gpusim import hip
 from gpusim.compile.ir import Region, walk_schedule
 from gpusim.compile.pipeline import front_end
+from gpusim.config import config
 from gpusim.devices import get_spec
-from gpusim.engine import launch
+from gpusim.engine import launch, launcher
 from gpusim.errors import HipError
 
 OFFSETS = st.integers(-3, 3)
 STEPS = st.sampled_from(["hip.gridsize(1)", "(m if m > 0 else 1)", "1", "hip.warpsize"])
 TILE = 4  # a module constant kernels use (`i % TILE`)
+
+
+@pytest.fixture(autouse=True)
+def every_launch_versioned():
+    """These tests are about the unchecked copies: every launch gets them (by default a
+    small first launch keeps the one checked copy, see the last test)."""
+    saved, config.unchecked_from_groups = config.unchecked_from_groups, 0
+    yield
+    config.unchecked_from_groups = saved
 
 
 class Fault(Exception):
@@ -314,3 +324,26 @@ def test_an_index_read_from_memory_keeps_its_region_checked():
     from numba import typeof
     f, n = typeof(np.zeros(4, np.float32)), typeof(np.zeros(4, np.int64))
     assert [r.in_bounds for r in _regions(gather, f, n, f)] == [None]
+
+
+def test_a_small_first_launch_keeps_one_checked_copy_then_tiers_up():
+    """config.unchecked_from_groups: a one-off small launch is not worth a second compile;
+    a big launch or a second launch is; a negative limit never versions."""
+    def fill(out):
+        i = hip.grid(1)
+        if i < out.size:
+            out[i] = i
+
+    config.unchecked_from_groups = 64
+    assert not launcher.worth_versioning(fill, (4, 1, 1))
+    assert launcher.worth_versioning(fill, (4, 1, 1))  # launched again
+    assert launcher.worth_versioning(lambda out: None, (64, 1, 1))
+    config.unchecked_from_groups = -1
+    assert not launcher.worth_versioning(fill, (1000, 1, 1))
+    config.unchecked_from_groups = 64
+    ns = {"hip": hip}
+    exec(compile("def fill2(out):\n    i = hip.grid(1)\n    if i < out.size:\n"  # noqa: S102
+                 "        out[i] = i\n", "<fill2>", "exec"), ns)
+    sources = [launcher.prepare(ns["fill2"], grid=2, block=256, args=(np.zeros(300),),
+                                device=get_spec("mi300x")).kernel.source for _ in range(2)]
+    assert ["every index below" in text for text in sources] == [False, True]

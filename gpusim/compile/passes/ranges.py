@@ -531,5 +531,5 @@ def plan_ranges(kir: KernelIR) -> None:
     for node in walk_schedule(kir.schedule or []):
         if isinstance(node, Region):
             node.in_bounds = None
-            if kir.mode == "fast" and not node.scalar:
+            if kir.mode == "fast" and kir.versioned and not node.scalar:
                 node.in_bounds = Ranges(kir, node).run()
