@@ -41,9 +41,9 @@ class Config:
     cache_dir: str = ""  # where compiled kernels are kept between processes
     debug: str = ""  # "ir", "source", "llvm" or e.g. "ir,source": print compiler stages
     internal_frames: bool = False  # keep gpusim's own frames in tracebacks (developers)
-    # a launch of at least this many work-groups, or a kernel's second launch, runs
-    # regions without per-access checks where their bounds test passes (a second
-    # compile); 0: every launch, a negative number: never (one copy, checked)
+    # once a kernel has launched this many work-groups in all, its launches run regions
+    # without per-access checks where their bounds test passes (a second compile);
+    # 0: every launch, a negative number: never (one copy, every access checked)
     unchecked_from_groups: int = 64
 
     def __setattr__(self, name: str, value: object) -> None:

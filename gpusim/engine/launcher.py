@@ -60,18 +60,19 @@ _cache: dict[tuple, CompiledKernel] = {}
 _cache_lock = threading.Lock()
 
 
-_launches: dict[Any, int] = {}  # kernel function -> launches prepared (worth_versioning)
+_launched: dict[Any, int] = {}  # kernel function -> work-groups launched so far
 
 
 def worth_versioning(kernel: Any, grid: tuple[int, int, int]) -> bool:
-    """Compile this launch's kernel with unchecked regions (pass ``ranges``)? A second
-    compile, about as long again: worth it for a big launch or a kernel launched again
-    (``config.unchecked_from_groups``); one-off small launches keep the one checked copy."""
+    """Compile this launch's kernel with unchecked regions (pass ``ranges``)? It costs a
+    second compile, about as long again: worth it once the kernel has launched
+    ``config.unchecked_from_groups`` work-groups in all, this launch included (one big
+    launch, or many small ones); a few small launches keep the one checked copy."""
     pyfunc = getattr(kernel, "py_func", kernel)
     with _cache_lock:
-        _launches[pyfunc] = seen = _launches.get(pyfunc, 0) + 1
+        _launched[pyfunc] = total = _launched.get(pyfunc, 0) + grid[0] * grid[1] * grid[2]
     limit = config.unchecked_from_groups
-    return limit >= 0 and (grid[0] * grid[1] * grid[2] >= limit or seen > 1)
+    return limit >= 0 and total >= limit
 
 
 def specialize(kernel: Any, args: tuple, wave_size: int, *, reference: bool = False,

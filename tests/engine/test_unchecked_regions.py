@@ -326,24 +326,24 @@ def test_an_index_read_from_memory_keeps_its_region_checked():
     assert [r.in_bounds for r in _regions(gather, f, n, f)] == [None]
 
 
-def test_a_small_first_launch_keeps_one_checked_copy_then_tiers_up():
-    """config.unchecked_from_groups: a one-off small launch is not worth a second compile;
-    a big launch or a second launch is; a negative limit never versions."""
+def test_small_launches_keep_one_checked_copy_until_the_kernel_has_run_enough():
+    """config.unchecked_from_groups: a few small launches are not worth a second compile;
+    once a kernel has launched that many work-groups in all, it is; negative: never."""
     def fill(out):
         i = hip.grid(1)
         if i < out.size:
             out[i] = i
 
     config.unchecked_from_groups = 64
-    assert not launcher.worth_versioning(fill, (4, 1, 1))
-    assert launcher.worth_versioning(fill, (4, 1, 1))  # launched again
-    assert launcher.worth_versioning(lambda out: None, (64, 1, 1))
+    assert [launcher.worth_versioning(fill, (g, 1, 1)) for g in (4, 30, 29, 1)] == [
+        False, False, False, True]  # 4 + 30 + 29 + 1 = 64
+    assert launcher.worth_versioning(lambda out: None, (8, 8, 1))
     config.unchecked_from_groups = -1
     assert not launcher.worth_versioning(fill, (1000, 1, 1))
     config.unchecked_from_groups = 64
     ns = {"hip": hip}
     exec(compile("def fill2(out):\n    i = hip.grid(1)\n    if i < out.size:\n"  # noqa: S102
                  "        out[i] = i\n", "<fill2>", "exec"), ns)
-    sources = [launcher.prepare(ns["fill2"], grid=2, block=256, args=(np.zeros(300),),
-                                device=get_spec("mi300x")).kernel.source for _ in range(2)]
+    sources = [launcher.prepare(ns["fill2"], grid=g, block=256, args=(np.zeros(300),),
+                                device=get_spec("mi300x")).kernel.source for g in (2, 62)]
     assert ["every index below" in text for text in sources] == [False, True]
